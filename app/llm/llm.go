@@ -16,6 +16,9 @@ type Request struct {
 	Messages    []Message `json:"messages"`
 	Temperature *float64  `json:"temperature,omitempty"`
 	MaxTokens   int       `json:"max_tokens,omitempty"`
+	// IncludeUsage asks for a final usage chunk (stream_options.include_usage).
+	// Off by default because a few older servers reject unknown fields.
+	IncludeUsage bool `json:"-"`
 }
 
 // Usage is the token accounting some servers send in a final chunk.
