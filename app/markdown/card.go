@@ -1,0 +1,314 @@
+package markdown
+
+import (
+	"bytes"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Card places a tool block's live status card over the raw XML of that block
+// in the answer text.
+type Card struct {
+	// Start and End are the byte range [Start,End) of the tool block in the
+	// answer text. Ranges that are empty, out of bounds, split a UTF-8
+	// character or overlap an earlier card are ignored: the text they cover is
+	// then shown as written (escaped), so nothing is lost or executed.
+	Start, End int
+	// ID is the engine's call id, used by the UI to find the card again. It is
+	// emitted as data-call-id only if it is 1–128 of [A-Za-z0-9_.:-].
+	ID string
+	// Tool is the tool name, e.g. "rag_knowledge".
+	Tool string
+	// Input is the query, URL or source the tool was called with.
+	Input string
+	// Status is "running", "done", "error" or "skipped"; anything else
+	// (including empty, before tool_start arrived) shows as running.
+	Status string
+	// Result is the tool's output, shown when the card is expanded.
+	Result string
+	// Error is the error message or skip reason.
+	Error string
+}
+
+// previewRunes bounds the one-line input preview on a card.
+const previewRunes = 80
+
+// toolIcons maps the protocol's tools to their card icon.
+var toolIcons = map[string]string{
+	"rag_knowledge": "🔍",
+	"url_fetch":     "🌐",
+	"websearch":     "🔎",
+	"wikipedia":     "📖",
+	"calculate":     "🧮",
+	"nanogo":        "🐹",
+}
+
+// statusBadges maps each card status to its badge.
+var statusBadges = map[string]string{
+	"running": "⟳",
+	"done":    "✓",
+	"error":   "✗",
+	"skipped": "⊘",
+}
+
+// RenderAnswer renders a streamed answer: the byte ranges of text named by
+// cards become tool cards, and the Markdown between them is rendered (each
+// piece on its own, since cards are block elements). The result is
+// sanitized and has one root element, <div class="md">. It is cheap enough
+// to call again for every streamed token.
+func RenderAnswer(text string, cards []Card, opts Options) string {
+	l := labelsFor(opts.Lang)
+	var buf bytes.Buffer
+	buf.Grow(len(text)*2 + 64)
+	buf.WriteString(`<div class="md">`)
+	pos := 0
+	for _, c := range validCards(text, cards) {
+		renderMarkdown(&buf, text[pos:c.Start], opts)
+		writeCard(&buf, c, l)
+		pos = c.End
+	}
+	rest := text[pos:]
+	var open *Card
+	if opts.Streaming {
+		rest, open = splitOpenBlock(rest)
+	}
+	renderMarkdown(&buf, rest, opts)
+	if open != nil {
+		writeCard(&buf, *open, l)
+	}
+	buf.WriteString(`</div>`)
+	return policy.Sanitize(buf.String())
+}
+
+// StripToolBlocks returns text without the byte ranges of the valid cards
+// (see Card for what is valid), closing up the blank lines a removed block
+// leaves behind. This is the answer as a reader should see it when copied.
+func StripToolBlocks(text string, cards []Card) string {
+	valid := validCards(text, cards)
+	if len(valid) == 0 {
+		return text
+	}
+	out := make([]byte, 0, len(text))
+	pos := 0
+	for _, c := range valid {
+		out = append(out, text[pos:c.Start]...)
+		right := text[c.End:]
+		out = joinCut(out, right)
+		pos = c.End
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			continue
+		}
+		// The block stood on its own lines: close the gap to at most one
+		// blank line, and to none at the very start.
+		k, skip := blankLines(right)
+		if k == 0 {
+			continue
+		}
+		have := len(out) - len(bytes.TrimRight(out, "\n"))
+		want := min(have+k, 2)
+		if len(out) == 0 {
+			want = 0
+		}
+		for i := have; i < want; i++ {
+			out = append(out, '\n')
+		}
+		pos += skip
+	}
+	out = append(out, text[pos:]...)
+	return string(out)
+}
+
+// joinCut tidies the left side of a cut: spaces before a removed block are
+// dropped when whitespace or the end follows anyway.
+func joinCut(out []byte, right string) []byte {
+	if right == "" || strings.ContainsRune(" \t\r\n", rune(right[0])) {
+		out = bytes.TrimRight(out, " \t")
+	}
+	return out
+}
+
+// blankLines counts the whitespace-only lines at the start of s and the bytes
+// they take; the indentation of the first non-blank line is left alone
+// because Markdown gives it meaning.
+func blankLines(s string) (lines, size int) {
+	for {
+		line := strings.TrimLeft(s[size:], " \t\r")
+		if !strings.HasPrefix(line, "\n") {
+			return lines, size
+		}
+		lines++
+		size = len(s) - len(line) + 1
+	}
+}
+
+// validCards returns the cards that can be placed safely, in text order.
+// The caller's slice is not modified.
+func validCards(text string, cards []Card) []Card {
+	if len(cards) == 0 {
+		return nil
+	}
+	sorted := make([]Card, len(cards))
+	copy(sorted, cards)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start < sorted[j].Start })
+	valid := sorted[:0]
+	end := 0
+	for _, c := range sorted {
+		if c.Start < end || c.Start >= c.End || c.End > len(text) {
+			continue
+		}
+		if !utf8.RuneStart(text[c.Start]) || (c.End < len(text) && !utf8.RuneStart(text[c.End])) {
+			continue
+		}
+		valid = append(valid, c)
+		end = c.End
+	}
+	return valid
+}
+
+// writeCard writes one tool card in the markup of the protocol contract
+// ("Frontend Rendering"). Every value from the model or a tool is escaped.
+func writeCard(buf *bytes.Buffer, c Card, l labels) {
+	status := strings.ToLower(strings.TrimSpace(c.Status))
+	if _, ok := statusBadges[status]; !ok {
+		status = "running"
+	}
+	name := strings.TrimSpace(c.Tool)
+	attrName := toolAttr(name)
+	icon, ok := toolIcons[attrName]
+	if !ok {
+		icon = "🔧"
+	}
+	preview, truncated := previewOf(c.Input)
+
+	buf.WriteString(`<div class="xml-tool-card" data-tool="`)
+	buf.WriteString(attrName)
+	buf.WriteString(`" data-status="`)
+	buf.WriteString(status)
+	buf.WriteByte('"')
+	if callIDRe.MatchString(c.ID) {
+		buf.WriteString(` data-call-id="`)
+		buf.WriteString(c.ID)
+		buf.WriteByte('"')
+	}
+	buf.WriteString(`><span class="tool-icon">`)
+	buf.WriteString(icon)
+	buf.WriteString(`</span> <strong>`)
+	writeEscaped(buf, truncateRunes(name, 64))
+	buf.WriteString(`</strong> <span class="tool-query">`)
+	writeEscaped(buf, preview)
+	buf.WriteString(`</span> <span class="tool-status-badge" title="`)
+	buf.WriteString(l.status[status])
+	buf.WriteString(`">`)
+	buf.WriteString(statusBadges[status])
+	buf.WriteString(`</span>`)
+
+	if truncated || c.Result != "" || c.Error != "" {
+		summary := l.result
+		switch status {
+		case "error":
+			summary = l.errorSummary
+		case "skipped":
+			summary = l.skipped
+		}
+		buf.WriteString(`<details><summary>`)
+		buf.WriteString(summary)
+		buf.WriteString(`</summary>`)
+		if truncated {
+			writePre(buf, "tool-input", c.Input)
+		}
+		if c.Error != "" {
+			writePre(buf, "tool-error", c.Error)
+		}
+		if c.Result != "" {
+			writePre(buf, "tool-result", c.Result)
+		}
+		buf.WriteString(`</details>`)
+	}
+	buf.WriteString("</div>\n")
+}
+
+func writePre(buf *bytes.Buffer, class, text string) {
+	buf.WriteString(`<pre class="`)
+	buf.WriteString(class)
+	buf.WriteString(`">`)
+	writeEscaped(buf, text)
+	buf.WriteString(`</pre>`)
+}
+
+// toolAttr turns a tool name into the value of data-tool: the UI and CSS
+// select on it, so it is reduced to lower-case [a-z0-9_-] instead of being
+// trusted to stay inside its quotes.
+func toolAttr(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if b.Len() == 64 {
+			break
+		}
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "unknown"
+	}
+	return b.String()
+}
+
+// previewOf folds an input onto one line and shortens it for the card face;
+// truncated says whether the full input needs showing elsewhere.
+func previewOf(input string) (preview string, truncated bool) {
+	oneLine := strings.Join(strings.Fields(input), " ")
+	preview = truncateRunes(oneLine, previewRunes)
+	return preview, preview != oneLine || oneLine != strings.TrimSpace(input)
+}
+
+// truncateRunes cuts s to at most n runes, marking the cut with "…".
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i, count := 0, 0
+	for j := range s {
+		if count == n-1 {
+			i = j
+			break
+		}
+		count++
+	}
+	return s[:i] + "…"
+}
+
+// openBlockRe picks the tool name and the input so far out of a block that
+// has started streaming but not yet closed.
+var (
+	openNameRe  = regexp.MustCompile(`^<tool\s+name\s*=\s*"([^"]*)"`)
+	openInputRe = regexp.MustCompile(`<(?:query|url|source)>([^<]*)`)
+)
+
+// splitOpenBlock separates a trailing tool block that has begun ("<tool "
+// seen, per the protocol's detection threshold) but not closed, and a
+// trailing prefix of "<tool " that may become one with the next token.
+// The open block comes back as a running card; the prefix is hidden.
+func splitOpenBlock(rest string) (string, *Card) {
+	if i := strings.LastIndex(rest, "<tool "); i >= 0 && !strings.Contains(rest[i:], "</tool>") {
+		block := rest[i:]
+		c := &Card{Status: "running"}
+		if m := openNameRe.FindStringSubmatch(block); m != nil {
+			c.Tool = m[1]
+		}
+		if m := openInputRe.FindStringSubmatch(block); m != nil {
+			c.Input = m[1]
+		}
+		return rest[:i], c
+	}
+	for n := len("<tool ") - 1; n > 0; n-- {
+		if strings.HasSuffix(rest, "<tool "[:n]) {
+			return rest[:len(rest)-n], nil
+		}
+	}
+	return rest, nil
+}
