@@ -91,13 +91,13 @@ var v6Ranges = []prefixClass{
 // is classified as if it had been written as IPv4, because a host on the
 // path may translate the packet to exactly that address.
 var (
-	compat4   = netip.MustParsePrefix("::/96")          // IPv4-compatible (deprecated)
-	mapped4   = netip.MustParsePrefix("::ffff:0:0/96")  // IPv4-mapped
+	compat4   = netip.MustParsePrefix("::/96")           // IPv4-compatible (deprecated)
+	mapped4   = netip.MustParsePrefix("::ffff:0:0/96")   // IPv4-mapped
 	transl4   = netip.MustParsePrefix("::ffff:0:0:0/96") // IPv4-translated (SIIT)
-	nat64     = netip.MustParsePrefix("64:ff9b::/96")   // well-known NAT64
-	nat64loc  = netip.MustParsePrefix("64:ff9b:1::/48") // local-use NAT64
-	sixToFour = netip.MustParsePrefix("2002::/16")      // 6to4
-	teredo    = netip.MustParsePrefix("2001::/32")      // Teredo
+	nat64     = netip.MustParsePrefix("64:ff9b::/96")    // well-known NAT64
+	nat64loc  = netip.MustParsePrefix("64:ff9b:1::/48")  // local-use NAT64
+	sixToFour = netip.MustParsePrefix("2002::/16")       // 6to4
+	teredo    = netip.MustParsePrefix("2001::/32")       // Teredo
 )
 
 // Classify says what kind of address a is. IPv6 addresses that embed an
