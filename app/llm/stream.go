@@ -126,6 +126,11 @@ func (s *sseStream) next() (d Delta, ok bool, err error) {
 	}
 	var c chunk
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
+		if ev.Unterminated && s.finished {
+			// Cut inside the usage chunk or [DONE]: the reply itself is
+			// whole (see the completeness rule on sseStream).
+			return Delta{}, false, io.EOF
+		}
 		if ev.Unterminated {
 			return Delta{}, false, fmt.Errorf("%w: %s: connection closed inside an event after %d chunks", ErrStreamEnded, s.endpoint, s.chunks)
 		}
@@ -155,7 +160,13 @@ func (s *sseStream) next() (d Delta, ok bool, err error) {
 func (s *sseStream) streamError(b []byte) error {
 	msg, typ, code, ok := parseErrorJSON(b)
 	if !ok {
-		msg = string(b)
+		// llama.cpp's "error:" field holds the bare error object.
+		var o errorObject
+		if json.Unmarshal(b, &o) == nil && o.Message != "" {
+			msg, typ, code = o.Message, o.Type, rawScalar(o.Code)
+		} else {
+			msg = string(b)
+		}
 	}
 	return &StreamError{Endpoint: s.endpoint, Message: clip(msg), Type: typ, Code: code}
 }
