@@ -50,7 +50,7 @@ func TestChatStream_FixturesOverHTTPWithFlushEveryNBytes(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				serveChunked(w, []byte(strings.ReplaceAll(string(body), "\n", "\r\n")), n)
 			}))
-			s, err := NewClient(srv.URL + "/v1").ChatStream(context.Background(), testRequest())
+			s, err := NewClient(srv.URL+"/v1").ChatStream(context.Background(), testRequest())
 			if err != nil {
 				t.Fatalf("%s/%d: %v", name, n, err)
 			}
@@ -263,7 +263,7 @@ func TestModels_ShapesAndOllamaFallback(t *testing.T) {
 			}
 			io.WriteString(w, body)
 		}))
-		ids, err := NewClient(srv.URL+tt.base).Models(context.Background())
+		ids, err := NewClient(srv.URL + tt.base).Models(context.Background())
 		srv.Close()
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
