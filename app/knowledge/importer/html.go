@@ -1,0 +1,301 @@
+package importer
+
+import (
+	"fmt"
+	"strings"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Readability scores every element several times over; beyond these sizes a
+// page is not an article anyway, and the plain extraction (one linear pass,
+// no recursion) is used instead.
+const (
+	maxReadabilityElements = 50_000
+	maxReadabilityDepth    = 256
+)
+
+// convertHTML extracts the readable text of an HTML page: the article found
+// by readability, or all visible body text when readability finds none. The
+// output never contains markup; scripts, styles and hidden elements are dropped.
+func convertHTML(name, src string) (Document, error) {
+	root, err := html.Parse(strings.NewReader(src))
+	if err != nil {
+		return Document{}, fmt.Errorf("%s: parse HTML: %w", name, err)
+	}
+	info := inspectHTML(root)
+	doc := Document{Title: info.title, Language: info.lang}
+
+	if info.elements <= maxReadabilityElements && info.depth <= maxReadabilityDepth {
+		parser := readability.NewParser()
+		article, err := parser.ParseDocument(root, nil)
+		if err == nil && article.Node != nil {
+			doc.Text = renderText(article.Node)
+			if t := collapseSpace(article.Title()); t != "" {
+				doc.Title = t
+			}
+			if doc.Language == "" {
+				doc.Language = article.Language()
+			}
+		}
+	}
+	if strings.TrimSpace(doc.Text) == "" {
+		doc.Text = renderText(root)
+	}
+	if doc.Title == "" {
+		doc.Title = info.h1
+	}
+	return doc, nil
+}
+
+type htmlInfo struct {
+	title, h1, lang string
+	elements, depth int
+}
+
+// inspectHTML reads the metadata and measures size and depth in one
+// iterative pass (deeply nested hostile markup must not blow the stack).
+func inspectHTML(root *html.Node) htmlInfo {
+	var info htmlInfo
+	depth := 0
+	walk(root, func(n *html.Node, entering bool) bool {
+		if n.Type != html.ElementNode {
+			return true
+		}
+		if !entering {
+			depth--
+			return true
+		}
+		depth++
+		info.elements++
+		info.depth = max(info.depth, depth)
+		switch n.DataAtom {
+		case atom.Html:
+			info.lang = strings.TrimSpace(attr(n, "lang"))
+		case atom.Title:
+			if info.title == "" {
+				info.title = collapseSpace(textOf(n))
+			}
+		case atom.H1:
+			if info.h1 == "" {
+				info.h1 = collapseSpace(textOf(n))
+			}
+		}
+		return true
+	})
+	return info
+}
+
+// walk visits the tree in document order without recursion. visit is called
+// on entering and leaving every node; returning false on entering skips the
+// node's children.
+func walk(root *html.Node, visit func(n *html.Node, entering bool) bool) {
+	n := root
+	for n != nil {
+		if visit(n, true) && n.FirstChild != nil {
+			n = n.FirstChild
+			continue
+		}
+		for n != nil {
+			visit(n, false)
+			if n == root {
+				return
+			}
+			if n.NextSibling != nil {
+				n = n.NextSibling
+				break
+			}
+			n = n.Parent
+		}
+	}
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && strings.EqualFold(a.Key, key) {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// textOf concatenates the text nodes under n.
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	walk(n, func(c *html.Node, entering bool) bool {
+		if entering && c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+		return true
+	})
+	return b.String()
+}
+
+func collapseSpace(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// skippedElements never hold readable text.
+var skippedElements = map[atom.Atom]bool{
+	atom.Head: true, atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
+	atom.Svg: true, atom.Iframe: true, atom.Object: true, atom.Embed: true, atom.Canvas: true,
+	atom.Audio: true, atom.Video: true, atom.Map: true,
+}
+
+// paragraphElements are separated by a blank line, lineElements by a newline.
+var (
+	paragraphElements = map[atom.Atom]bool{
+		atom.P: true, atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+		atom.Blockquote: true, atom.Pre: true, atom.Table: true, atom.Ul: true, atom.Ol: true, atom.Dl: true,
+		atom.Hr: true, atom.Figure: true, atom.Section: true, atom.Article: true,
+	}
+	lineElements = map[atom.Atom]bool{
+		atom.Div: true, atom.Li: true, atom.Tr: true, atom.Dt: true, atom.Dd: true, atom.Header: true,
+		atom.Footer: true, atom.Main: true, atom.Aside: true, atom.Nav: true, atom.Address: true,
+		atom.Details: true, atom.Summary: true, atom.Form: true, atom.Fieldset: true, atom.Legend: true,
+		atom.Caption: true, atom.Figcaption: true, atom.Thead: true, atom.Tbody: true, atom.Tfoot: true,
+		atom.Option: true, atom.Label: true, atom.Body: true,
+	}
+)
+
+// renderText writes the visible text under root: whitespace collapsed as a
+// browser would, block elements on their own lines, <pre> kept verbatim,
+// list items marked with "- " and table cells separated by tabs.
+func renderText(root *html.Node) string {
+	var w textWriter
+	pre := 0
+	walk(root, func(n *html.Node, entering bool) bool {
+		switch n.Type {
+		case html.TextNode:
+			if entering {
+				if pre > 0 {
+					w.writePre(n.Data)
+				} else {
+					w.writeCollapsed(n.Data)
+				}
+			}
+			return true
+		case html.ElementNode:
+		default:
+			return true
+		}
+		if skippedElements[n.DataAtom] || isHidden(n) {
+			return false
+		}
+		switch {
+		case n.DataAtom == atom.Br:
+			if entering {
+				w.newline(1)
+			}
+		case n.DataAtom == atom.Td || n.DataAtom == atom.Th:
+			if entering {
+				w.cell()
+			}
+		case paragraphElements[n.DataAtom]:
+			w.newline(2)
+		case lineElements[n.DataAtom]:
+			w.newline(1)
+		}
+		if n.DataAtom == atom.Pre {
+			if entering {
+				pre++
+			} else {
+				pre--
+			}
+		}
+		if entering && n.DataAtom == atom.Li {
+			w.writeWord("- ")
+			w.space = false
+		}
+		if entering && n.DataAtom == atom.Img {
+			if alt := collapseSpace(attr(n, "alt")); alt != "" {
+				w.writeCollapsed(alt)
+			}
+		}
+		return true
+	})
+	return w.b.String()
+}
+
+// isHidden reports elements the author hid from readers.
+func isHidden(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch strings.ToLower(a.Key) {
+		case "hidden":
+			return true
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			s := strings.ToLower(strings.ReplaceAll(a.Val, " ", ""))
+			if strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textWriter joins words with single spaces and blocks with at most one
+// blank line, deferring separators until the next word so none trail.
+type textWriter struct {
+	b        strings.Builder
+	space    bool
+	newlines int
+	tab      bool
+}
+
+func (w *textWriter) newline(n int) { w.newlines = max(w.newlines, n) }
+func (w *textWriter) cell()         { w.tab = true }
+
+func (w *textWriter) flush() {
+	if w.b.Len() == 0 {
+		w.newlines, w.space, w.tab = 0, false, false
+		return
+	}
+	switch {
+	case w.newlines > 0:
+		w.b.WriteString("\n\n"[:min(w.newlines, 2)])
+	case w.tab:
+		w.b.WriteByte('\t')
+	case w.space && !strings.HasSuffix(w.b.String(), " "):
+		w.b.WriteByte(' ')
+	}
+	w.newlines, w.space, w.tab = 0, false, false
+}
+
+func (w *textWriter) writeWord(s string) {
+	w.flush()
+	w.b.WriteString(s)
+}
+
+func (w *textWriter) writeCollapsed(s string) {
+	start := -1
+	for i, r := range s {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' {
+			if start >= 0 {
+				w.writeWord(s[start:i])
+				start = -1
+			}
+			w.space = true
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		w.writeWord(s[start:])
+	}
+}
+
+func (w *textWriter) writePre(s string) {
+	if s == "" {
+		return
+	}
+	w.flush()
+	w.b.WriteString(normalizeNewlines(s))
+}
