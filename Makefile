@@ -1,0 +1,70 @@
+# tinyRAG — build, run and test. Every target works on a fresh clone with
+# Go, Node and Debian packages only; see README.md.
+SHELL      := /bin/bash
+GO         ?= go
+GOROOT     := $(shell $(GO) env GOROOT)
+WASM_EXEC  := $(GOROOT)/lib/wasm/go_js_wasm_exec
+ADDR       ?= 127.0.0.1:8080
+WEB_OUT    := bin/web
+DIST       := server/dist/web
+SCIFACT    ?= ../shared/data/scifact
+
+.PHONY: all build wasm run test test-native test-wasm test-e2e e2e-deps size bench bench-wasm screenshots fuzz clean
+
+all: build
+
+# The browser bundles. The nanoGo worker gets its own wasm, loaded lazily,
+# so the main app.wasm never carries the interpreter.
+wasm:
+	@mkdir -p $(WEB_OUT)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/app.wasm ./wasm/app
+	@if [ -d wasm/nanogo ]; then \
+	  echo "GOOS=js GOARCH=wasm $(GO) build -o $(WEB_OUT)/nanogo.wasm ./wasm/nanogo"; \
+	  GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/nanogo.wasm ./wasm/nanogo; \
+	fi
+
+# bin/tinyrag with every asset embedded and precompressed (gzip + brotli).
+build: wasm
+	@rm -rf $(DIST)
+	$(GO) run ./server/precompress -out $(DIST) assets/web $(wildcard $(WEB_OUT)/*.wasm)
+	$(GO) build -trimpath -o bin/tinyrag ./server
+
+run: build
+	./bin/tinyrag serve --addr $(ADDR)
+
+test: test-native test-wasm test-e2e
+
+test-native:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+# The packages that run in the browser, compiled to wasm and run in Node.
+test-wasm:
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./app/...
+
+e2e-deps:
+	@bash .ci/ensure-chromium
+
+test-e2e: build e2e-deps
+	TINYRAG_E2E=1 $(GO) test -count=1 -timeout 20m ./server/e2e/
+
+size: wasm
+	@printf "%-14s %12s %12s %12s\n" file raw gzip brotli
+	@for f in $(WEB_OUT)/*.wasm; do \
+	  $(GO) run ./server/precompress -size $$f; \
+	done
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./app/...
+
+bench-wasm:
+	@mkdir -p bin
+	GOOS=js GOARCH=wasm $(GO) build -o bin/bench.wasm ./wasm/bench
+	$(WASM_EXEC) bin/bench.wasm -data $(SCIFACT)
+
+screenshots: build e2e-deps
+	TINYRAG_E2E=1 $(GO) test -count=1 -run 'Screenshot|Mount' ./server/e2e/
+	@echo "screenshots in ./screenshots/"
+
+clean:
+	rm -rf bin screenshots $(DIST)

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/ui"
+)
+
+// dist is the build output of `make build`: the wasm, the stylesheet and the
+// icons, each precompressed. Embedding it makes the binary the deployment.
+//
+//go:embed all:dist
+var dist embed.FS
+
+// serveEnv is what a serve extension learns about the running server.
+type serveEnv struct {
+	Addr string       // the address tinyRAG listens on
+	Log  *slog.Logger // structured request and event log (JSON to stderr)
+}
+
+// serveExt adds routes and flags to `tinyrag serve` from its own file (the
+// /api proxies), so serve.go does not grow with every feature.
+type serveExt struct {
+	flags func(fs *flag.FlagSet)
+	mount func(ctx context.Context, mux *http.ServeMux, env serveEnv) error
+}
+
+var serveExts []serveExt
+
+func registerServeExt(e serveExt) { serveExts = append(serveExts, e) }
+
+func init() {
+	register("serve", "serve the tinyRAG app and its API proxies (default)", runServe)
+}
+
+// serveOptions are the flags of `tinyrag serve`.
+type serveOptions struct {
+	addr           string
+	connectSrc     string
+	frameAncestors string
+}
+
+func runServe(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var o serveOptions
+	fs.StringVar(&o.addr, "addr", envOr("TINYRAG_ADDR", "127.0.0.1:8080"), "listen address (env TINYRAG_ADDR)")
+	fs.StringVar(&o.connectSrc, "csp-connect", envOr("TINYRAG_CSP_CONNECT", defaultConnectSrc),
+		"extra origins the browser may connect to directly, space-separated (env TINYRAG_CSP_CONNECT)")
+	fs.StringVar(&o.frameAncestors, "frame-ancestors", envOr("TINYRAG_FRAME_ANCESTORS", "'self'"),
+		"origins allowed to embed the app in a frame, CSP syntax (env TINYRAG_FRAME_ANCESTORS)")
+	for _, e := range serveExts {
+		if e.flags != nil {
+			e.flags(fs)
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w", o.addr, err)
+	}
+	handler, err := newServer(ctx, o, serveEnv{Addr: ln.Addr().String(), Log: logger})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	logger.Info("tinyrag serving", "url", "http://"+ln.Addr().String()+"/")
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "grace", "10s")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("graceful shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// defaultConnectSrc lets the app talk to a local LLM directly and read
+// Wikipedia's CORS-enabled API without the proxy; everything else goes
+// through this server.
+const defaultConnectSrc = "http://127.0.0.1:* http://localhost:* https://*.wikipedia.org"
+
+// newServer builds the whole HTTP handler: the PWA, the API extensions,
+// /healthz, wrapped in the security headers.
+func newServer(ctx context.Context, o serveOptions, env serveEnv) (http.Handler, error) {
+	webRoot, err := fs.Sub(dist, "dist")
+	if err != nil {
+		return nil, err
+	}
+	assets, err := loadStatic(webRoot, "web")
+	if err != nil {
+		return nil, fmt.Errorf("reading embedded assets: %w", err)
+	}
+	if !assets.has("/web/app.wasm") {
+		env.Log.Warn("app.wasm is not embedded: build with 'make build' (the page will not start)")
+	}
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		fmt.Fprintln(w, "ok")
+	})
+	for _, e := range serveExts {
+		if e.mount != nil {
+			if err := e.mount(ctx, mux, env); err != nil {
+				return nil, err
+			}
+		}
+	}
+	ui.Routes()
+	mux.Handle("/", appHandler(assets))
+	return securityHeaders(mux, csp(o)), nil
+}
+
+// appHandler is go-app's PWA handler with every resource local: go-app's
+// defaults point icons at a public host, which breaks offline use and the
+// service worker's install.
+func appHandler(assets *staticAssets) *app.Handler {
+	return &app.Handler{
+		Name:            "tinyRAG",
+		ShortName:       "tinyRAG",
+		Title:           "tinyRAG — chat with your documents",
+		Description:     "A retrieval-augmented chat assistant that runs in your browser.",
+		Lang:            "en",
+		BackgroundColor: "#0f1117",
+		ThemeColor:      "#0f1117",
+		LoadingLabel:    "Starting tinyRAG… {progress}%",
+		Icon: app.Icon{
+			Default:  "/web/icons/icon-192.png",
+			Large:    "/web/icons/icon-512.png",
+			Maskable: "/web/icons/icon-512.png",
+			SVG:      "/web/icons/icon.svg",
+		},
+		Styles:             []string{"/web/tinyrag.css"},
+		CacheableResources: cacheable(assets),
+		Resources:          assets,
+		Version:            assets.version,
+	}
+}
+
+// cacheable lists the assets the service worker stores for offline use
+// beyond what go-app adds itself. Precompressed twins are served under the
+// same URL, so they are not listed.
+func cacheable(assets *staticAssets) []string {
+	var out []string
+	for p := range assets.files {
+		if p != "/web/app.wasm" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// csp is the Content-Security-Policy: only this origin's scripts, plus the
+// one permission wasm needs; no inline scripts, no plugins, no remote code.
+// 'unsafe-inline' for styles only: go-app sets style attributes from wasm.
+func csp(o serveOptions) string {
+	connect := strings.TrimSpace("'self' " + o.connectSrc)
+	return strings.Join([]string{
+		"default-src 'self'",
+		"script-src 'self' 'wasm-unsafe-eval'",
+		"style-src 'self' 'unsafe-inline'",
+		"img-src 'self' data: blob:",
+		"font-src 'self'",
+		"connect-src " + connect,
+		"worker-src 'self'",
+		"manifest-src 'self'",
+		"object-src 'none'",
+		"base-uri 'self'",
+		"form-action 'self'",
+		"frame-ancestors " + o.frameAncestors,
+	}, "; ")
+}
+
+func securityHeaders(next http.Handler, policy string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", policy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
