@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"fmt"
 	"strings"
 
 	readability "codeberg.org/readeck/go-readability/v2"
@@ -23,7 +22,10 @@ const (
 func convertHTML(name, src string) (Document, error) {
 	root, err := html.Parse(strings.NewReader(src))
 	if err != nil {
-		return Document{}, fmt.Errorf("%s: parse HTML: %w", name, err)
+		// The tree builder refuses pathological nesting (more than 512
+		// open elements); the tokenizer has no such limit and still yields
+		// the text, so the page is not lost.
+		return tokenizeHTML(src), nil
 	}
 	info := inspectHTML(root)
 	doc := Document{Title: info.title, Language: info.lang}
@@ -41,8 +43,11 @@ func convertHTML(name, src string) (Document, error) {
 			}
 		}
 	}
-	if strings.TrimSpace(doc.Text) == "" {
-		doc.Text = renderText(root)
+	// Readability is built for articles. On pages that are not (link
+	// lists, FAQs, tables) it can keep a small fraction of the text; for a
+	// knowledge base completeness beats clutter, so then take everything.
+	if full := renderText(root); len(strings.TrimSpace(doc.Text))*4 < len(full) {
+		doc.Text = full
 	}
 	if doc.Title == "" {
 		doc.Title = info.h1
@@ -71,7 +76,7 @@ func inspectHTML(root *html.Node) htmlInfo {
 		depth++
 		info.elements++
 		info.depth = max(info.depth, depth)
-		switch n.DataAtom {
+		switch tagAtom(n) {
 		case atom.Html:
 			info.lang = strings.TrimSpace(attr(n, "lang"))
 		case atom.Title:
@@ -181,42 +186,139 @@ func renderText(root *html.Node) string {
 		default:
 			return true
 		}
-		if skippedElements[n.DataAtom] || isHidden(n) {
+		a := tagAtom(n)
+		if skippedElements[a] || isHidden(n) {
 			return false
 		}
-		switch {
-		case n.DataAtom == atom.Br:
-			if entering {
-				w.newline(1)
-			}
-		case n.DataAtom == atom.Td || n.DataAtom == atom.Th:
-			if entering {
-				w.cell()
-			}
-		case paragraphElements[n.DataAtom]:
-			w.newline(2)
-		case lineElements[n.DataAtom]:
-			w.newline(1)
-		}
-		if n.DataAtom == atom.Pre {
+		w.element(a, entering, attr(n, "alt"))
+		if a == atom.Pre {
 			if entering {
 				pre++
 			} else {
 				pre--
 			}
 		}
-		if entering && n.DataAtom == atom.Li {
-			w.writeWord("- ")
-			w.space = false
-		}
-		if entering && n.DataAtom == atom.Img {
-			if alt := collapseSpace(attr(n, "alt")); alt != "" {
-				w.writeCollapsed(alt)
-			}
-		}
 		return true
 	})
 	return w.b.String()
+}
+
+// tagAtom looks the tag up by name: readability renames elements (div to
+// p) without updating DataAtom, so the atom field cannot be trusted.
+func tagAtom(n *html.Node) atom.Atom {
+	return atom.Lookup([]byte(n.Data))
+}
+
+// element writes the separators an element implies on entering or leaving
+// it; alt is an image's alternative text.
+func (w *textWriter) element(a atom.Atom, entering bool, alt string) {
+	switch {
+	case a == atom.Br:
+		if entering {
+			w.newline(1)
+		}
+	case a == atom.Td || a == atom.Th:
+		if entering {
+			w.cell()
+		}
+	case paragraphElements[a]:
+		w.newline(2)
+	case lineElements[a]:
+		w.newline(1)
+	}
+	if entering && a == atom.Li {
+		w.writeWord("- ")
+	}
+	if entering && a == atom.Img {
+		if alt = collapseSpace(alt); alt != "" {
+			w.writeCollapsed(alt)
+		}
+	}
+}
+
+// tokenizeHTML extracts text, title and language with the streaming
+// tokenizer, for documents the tree builder refuses. Without a tree there
+// is no readability pass and hidden-element detection is by tag only.
+func tokenizeHTML(src string) Document {
+	var doc Document
+	var w textWriter
+	z := html.NewTokenizer(strings.NewReader(src))
+	skip := atom.Atom(0) // the skipped element we are inside
+	skipDepth, pre := 0, 0
+	inTitle := false
+	var title strings.Builder
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			break
+		}
+		tok := z.Token()
+		a := atom.Lookup([]byte(tok.Data))
+		switch tt {
+		case html.StartTagToken, html.SelfClosingTagToken:
+			if skip != 0 {
+				if a == skip && tt == html.StartTagToken {
+					skipDepth++
+				}
+				continue
+			}
+			if a == atom.Html {
+				doc.Language = strings.TrimSpace(tokenAttr(tok, "lang"))
+			}
+			if a == atom.Title && tt == html.StartTagToken {
+				inTitle = true
+				continue
+			}
+			// <head> holds the title; its other children are void or skipped.
+			if skippedElements[a] && a != atom.Head && tt == html.StartTagToken {
+				skip, skipDepth = a, 1
+				continue
+			}
+			w.element(a, true, tokenAttr(tok, "alt"))
+			if a == atom.Pre && tt == html.StartTagToken {
+				pre++
+			}
+		case html.EndTagToken:
+			if skip != 0 {
+				if a == skip {
+					if skipDepth--; skipDepth == 0 {
+						skip = 0
+					}
+				}
+				continue
+			}
+			if a == atom.Title {
+				inTitle = false
+				continue
+			}
+			w.element(a, false, "")
+			if a == atom.Pre && pre > 0 {
+				pre--
+			}
+		case html.TextToken:
+			switch {
+			case skip != 0:
+			case inTitle:
+				title.WriteString(tok.Data)
+			case pre > 0:
+				w.writePre(tok.Data)
+			default:
+				w.writeCollapsed(tok.Data)
+			}
+		}
+	}
+	doc.Title = collapseSpace(title.String())
+	doc.Text = w.b.String()
+	return doc
+}
+
+func tokenAttr(tok html.Token, key string) string {
+	for _, a := range tok.Attr {
+		if strings.EqualFold(a.Key, key) {
+			return a.Val
+		}
+	}
+	return ""
 }
 
 // isHidden reports elements the author hid from readers.
