@@ -60,13 +60,16 @@ var statusBadges = map[string]string{
 // to call again for every streamed token.
 func RenderAnswer(text string, cards []Card, opts Options) string {
 	l := labelsFor(opts.Lang)
-	var buf bytes.Buffer
-	buf.Grow(len(text)*2 + 64)
-	buf.WriteString(`<div class="md">`)
+	var out strings.Builder
+	out.Grow(len(text)*2 + 64)
+	out.WriteString(`<div class="md">`)
 	pos := 0
+	var card bytes.Buffer
 	for _, c := range validCards(text, cards) {
-		renderMarkdown(&buf, text[pos:c.Start], opts)
-		writeCard(&buf, c, l)
+		renderMarkdown(&out, text[pos:c.Start], opts, true)
+		card.Reset()
+		writeCard(&card, c, l)
+		out.WriteString(sanitize(card.String()))
 		pos = c.End
 	}
 	rest := text[pos:]
@@ -74,12 +77,14 @@ func RenderAnswer(text string, cards []Card, opts Options) string {
 	if opts.Streaming {
 		rest, open = splitOpenBlock(rest)
 	}
-	renderMarkdown(&buf, rest, opts)
+	renderMarkdown(&out, rest, opts, false)
 	if open != nil {
-		writeCard(&buf, *open, l)
+		card.Reset()
+		writeCard(&card, *open, l)
+		out.WriteString(sanitize(card.String()))
 	}
-	buf.WriteString(`</div>`)
-	return policy.Sanitize(buf.String())
+	out.WriteString(`</div>`)
+	return out.String()
 }
 
 // StripToolBlocks returns text without the byte ranges of the valid cards

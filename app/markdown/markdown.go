@@ -11,13 +11,16 @@
 package markdown
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -74,19 +77,44 @@ func converter(opts Options) goldmark.Markdown {
 	return actual.(goldmark.Markdown)
 }
 
-// renderMarkdown appends the unsanitized HTML of one Markdown piece to buf.
-// Conversion into a bytes.Buffer cannot fail for want of space, and the node
-// renderers here never return errors, so a failure would be a goldmark bug;
-// the piece is then shown escaped rather than lost.
-func renderMarkdown(buf *bytes.Buffer, src string, opts Options) {
+// renderMarkdown appends the sanitized HTML of one Markdown piece to out.
+// Each top-level block is rendered and sanitized on its own so that the
+// blocks unchanged since the last token come from the cache; a block's HTML
+// is balanced, so sanitizing it alone means the same as sanitizing it in
+// place. stable says the piece will not change any more (a card follows
+// it), so the whole piece is worth remembering too.
+func renderMarkdown(out *strings.Builder, src string, opts Options, stable bool) {
 	if strings.TrimSpace(src) == "" {
 		return
 	}
-	mark := buf.Len()
-	if err := converter(opts).Convert([]byte(src), buf); err != nil {
-		buf.Truncate(mark)
-		buf.WriteString("<p>")
-		writeEscaped(buf, src)
-		buf.WriteString("</p>\n")
+	md := converter(opts)
+	pieceKey := ""
+	if stable {
+		pieceKey = fmt.Sprintf("%t%s\x00%s", opts.AllowRun, labelsFor(opts.Lang).lang, src)
+		if v, ok := pieceCache.get(pieceKey); ok {
+			out.WriteString(v)
+			return
+		}
 	}
+	source := []byte(src)
+	doc := md.Parser().Parse(text.NewReader(source))
+	var piece strings.Builder
+	var blk bytes.Buffer
+	bw := bufio.NewWriter(&blk)
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		blk.Reset()
+		if err := md.Renderer().Render(bw, source, c); err != nil {
+			// Rendering into memory does not fail unless goldmark has a
+			// bug; the piece is then shown as escaped text, not lost.
+			out.WriteString("<p>")
+			writeEscaped(out, src)
+			out.WriteString("</p>\n")
+			return
+		}
+		piece.WriteString(sanitize(blk.String()))
+	}
+	if stable {
+		pieceCache.put(pieceKey, piece.String())
+	}
+	out.WriteString(piece.String())
 }
