@@ -71,7 +71,8 @@ const DefaultLimit int64 = 20 << 20
 // maxTextBytes bounds the extracted text of one document. Formats that
 // repeat structure per value (CSV headers, JSON paths) or decompress (PDF)
 // can produce more text than input; this keeps that growth bounded.
-const maxTextBytes = 64 << 20
+// A variable only so tests can lower it instead of allocating 64 MiB.
+var maxTextBytes = 64 << 20
 
 // Import converts data to a Document. The format is chosen by the name's
 // extension, then by sniffing the content. Inputs above DefaultLimit are

@@ -45,9 +45,21 @@ func convertJSON(name, text string) (Document, error) {
 	fail := func(err error) (Document, error) {
 		off := dec.InputOffset()
 		var se *json.SyntaxError
+		if !lines && errors.As(err, &se) {
+			// The streaming decoder's offsets are relative to its buffer
+			// and can be a few bytes early; a whole-input check is exact.
+			var raw json.RawMessage
+			if uerr := json.Unmarshal([]byte(text), &raw); uerr != nil {
+				var exact *json.SyntaxError
+				if errors.As(uerr, &exact) {
+					se, err = exact, exact
+				}
+			}
+		}
 		switch {
 		case errors.As(err, &se):
-			off = se.Offset
+			// Offset counts the bytes read including the offending one.
+			off = max(se.Offset-1, 0)
 		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 			off = int64(len(text))
 			err = errors.New("unexpected end of input")
