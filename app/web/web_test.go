@@ -1,0 +1,290 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"tinyrag/app/web"
+	"tinyrag/app/web/fetch"
+	"tinyrag/app/web/guard"
+	"tinyrag/app/web/search"
+)
+
+// wiki is a small MediaWiki api.php: two articles, one redirect, and the
+// search and extract queries the tool makes.
+func wiki(t *testing.T) *httptest.Server {
+	articles := map[string]string{
+		"Retrieval-augmented generation": "Retrieval-augmented generation (RAG) is a technique that grants generative AI models information retrieval capabilities.",
+		"Otter":                          "Otters are carnivorous mammals in the subfamily Lutrinae.",
+	}
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if r.URL.Path != "/w/api.php" || q.Get("format") != "json" || q.Get("origin") != "*" {
+			http.Error(w, "bad api call", http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case q.Get("list") == "search":
+			term := strings.ToLower(q.Get("srsearch"))
+			var hits []map[string]string
+			if strings.Contains(term, "rag") || strings.Contains(term, "retrieval") {
+				hits = append(hits, map[string]string{"title": "Retrieval-augmented generation", "snippet": `<span class="searchmatch">Retrieval</span>-augmented`})
+				hits = append(hits, map[string]string{"title": "Otter", "snippet": "unrelated"})
+			}
+			if term == "explode" {
+				fmt.Fprint(w, `{"error":{"code":"internal_api_error","info":"boom"}}`)
+				return
+			}
+			json.NewEncoder(w).Encode(map[string]any{"query": map[string]any{"search": hits}})
+		case q.Get("prop") == "extracts|info" && q.Get("explaintext") == "1":
+			title := q.Get("titles")
+			if title == "RAG" {
+				title = "Retrieval-augmented generation"
+			}
+			text, ok := articles[title]
+			page := map[string]any{"title": title, "missing": !ok}
+			if ok {
+				page["extract"] = text
+				page["fullurl"] = srv.URL + "/wiki/" + strings.ReplaceAll(title, " ", "_")
+			}
+			json.NewEncoder(w).Encode(map[string]any{"query": map[string]any{"pages": []any{page}}})
+		default:
+			http.Error(w, "unexpected query", http.StatusBadRequest)
+		}
+	})
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestWikipedia_ToolReturnsBestArticleWithSource(t *testing.T) {
+	srv := wiki(t)
+	tl := web.Wikipedia(web.WikiConfig{Base: srv.URL})
+	if tl.Name() != web.WikipediaName {
+		t.Fatalf("name %q", tl.Name())
+	}
+	res, err := tl.Run(context.Background(), "  what is RAG ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantURL := srv.URL + "/wiki/Retrieval-augmented_generation"
+	if res.Source != wantURL {
+		t.Errorf("source %q, want %q", res.Source, wantURL)
+	}
+	for _, want := range []string{"Title: Retrieval-augmented generation", "URL: " + wantURL, "Other matches: Otter", "grants generative AI models"} {
+		if !strings.Contains(res.Content, want) {
+			t.Errorf("content lacks %q:\n%s", want, res.Content)
+		}
+	}
+}
+
+func TestWikipedia_Errors(t *testing.T) {
+	srv := wiki(t)
+	tests := []struct {
+		name  string
+		cfg   web.WikiConfig
+		query string
+		want  string
+	}{
+		{"no match", web.WikiConfig{Base: srv.URL}, "zebra crossing", "no article matching"},
+		{"api error", web.WikiConfig{Base: srv.URL}, "explode", "internal_api_error"},
+		{"empty query", web.WikiConfig{Base: srv.URL}, "  ", "needs a query"},
+		{"server down", web.WikiConfig{Base: "http://127.0.0.1:1"}, "rag", "unreachable"},
+		{"bad language", web.WikiConfig{Lang: "en/../evil"}, "rag", "not a language code"},
+		{"bad base", web.WikiConfig{Base: "ftp://wiki"}, "rag", "not an http(s) origin"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := web.Wikipedia(tt.cfg).Run(context.Background(), tt.query)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWikipediaArticle_FollowsRedirectsAndReportsMissing(t *testing.T) {
+	srv := wiki(t)
+	cfg := web.WikiConfig{Base: srv.URL}
+	title, u, text, err := web.WikipediaArticle(context.Background(), cfg, "RAG")
+	if err != nil || title != "Retrieval-augmented generation" || !strings.HasSuffix(u, "/wiki/Retrieval-augmented_generation") || !strings.HasPrefix(text, "Retrieval-augmented generation (RAG)") {
+		t.Fatalf("got %q %q %q %v", title, u, text, err)
+	}
+	if _, _, _, err := web.WikipediaArticle(context.Background(), cfg, "Nope"); err == nil || !strings.Contains(err.Error(), "no article titled") {
+		t.Fatalf("missing article: err = %v", err)
+	}
+}
+
+// apiServer is a tinyRAG-like /api/fetch and /api/search built from the
+// real in-process fetcher and searcher, for the browser-side transports.
+func apiServer(t *testing.T, f web.Fetcher, s web.Searcher) *httptest.Server {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/fetch", func(w http.ResponseWriter, r *http.Request) {
+		p, err := f.Fetch(r.Context(), r.URL.Query().Get("url"))
+		if err != nil {
+			w.WriteHeader(http.StatusForbidden)
+			json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+			return
+		}
+		json.NewEncoder(w).Encode(p)
+	})
+	mux.HandleFunc("/api/search", func(w http.ResponseWriter, r *http.Request) {
+		hits, err := s.Search(r.Context(), r.URL.Query().Get("q"), 5)
+		if err != nil {
+			w.WriteHeader(http.StatusBadGateway)
+			json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"results": hits})
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestWikipedia_ThroughProxy(t *testing.T) {
+	w := wiki(t)
+	g := &guard.Guard{Policy: guard.Policy{AllowHosts: []string{"127.0.0.1/32"}}}
+	api := apiServer(t, fetch.New(fetch.Options{Guard: g}), nil)
+	res, err := web.Wikipedia(web.WikiConfig{Base: w.URL, Proxy: api.URL}).Run(context.Background(), "retrieval")
+	if err != nil || !strings.Contains(res.Content, "grants generative AI models") {
+		t.Fatalf("content %q err %v", res.Content, err)
+	}
+}
+
+func TestURLFetch_ThroughProxyAndInProcess(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><head><title>Kettles</title></head><body><p>Kettles boil water.</p></body></html>")
+	}))
+	t.Cleanup(page.Close)
+	allow := &guard.Guard{Policy: guard.Policy{AllowHosts: []string{"127.0.0.1/32"}}}
+	inproc := fetch.New(fetch.Options{Guard: allow})
+	api := apiServer(t, inproc, nil)
+	strict := apiServer(t, fetch.New(fetch.Options{}), nil)
+	tests := []struct {
+		name    string
+		f       web.Fetcher
+		input   string
+		want    string
+		wantErr string
+	}{
+		{"in-process", inproc, page.URL, "Kettles boil water.", ""},
+		{"through proxy", web.ProxyFetcher{Base: api.URL}, " " + page.URL + "\n", "Kettles boil water.", ""},
+		{"proxy refusal is an error", web.ProxyFetcher{Base: strict.URL}, page.URL, "", "loopback (HTTP 403)"},
+		{"in-process refusal", fetch.New(fetch.Options{}), "http://169.254.169.254/", "", "cloud-metadata"},
+		{"empty input", inproc, " ", "", "needs a URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := web.URLFetch(tt.f).Run(context.Background(), tt.input)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(res.Content, tt.want) || !strings.Contains(res.Content, "Title: Kettles") || res.Source != page.URL {
+				t.Fatalf("result %+v", res)
+			}
+		})
+	}
+}
+
+func TestWebSearch_FormatsHitsAndReportsEmpty(t *testing.T) {
+	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("q") == "nothing" {
+			fmt.Fprint(w, `{"results":[]}`)
+			return
+		}
+		fmt.Fprint(w, `{"results":[{"title":"Go","url":"https://go.dev/","content":"The Go site"},{"title":"Tour","url":"https://go.dev/tour","content":""}]}`)
+	}))
+	t.Cleanup(searx.Close)
+	s, err := search.New(search.Config{Backend: search.SearXNG, URL: searx.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := apiServer(t, nil, s)
+	for _, sr := range []web.Searcher{s, web.ProxySearcher{Base: api.URL}} {
+		t.Run(fmt.Sprintf("%T", sr), func(t *testing.T) {
+			res, err := web.WebSearch(sr).Run(context.Background(), "golang")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "1. Go\n   https://go.dev/\n   The Go site\n2. Tour\n   https://go.dev/tour\n"
+			if res.Content != want {
+				t.Errorf("content\n%q\nwant\n%q", res.Content, want)
+			}
+			if _, err := web.WebSearch(sr).Run(context.Background(), "nothing"); err == nil || !strings.Contains(err.Error(), "found nothing") {
+				t.Errorf("empty result: err = %v", err)
+			}
+		})
+	}
+}
+
+func TestProxyFetcher_ServerErrorsBecomeErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		handler http.HandlerFunc
+		want    string
+	}{
+		{"json error", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"error":"rate limit exceeded"}`)
+		}, "rate limit exceeded (HTTP 429)"},
+		{"plain error", func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "gateway trouble", http.StatusBadGateway)
+		}, "HTTP 502: gateway trouble"},
+		{"not json", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "<html>") }, "not the expected JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(tt.handler)
+			defer srv.Close()
+			_, err := web.ProxyFetcher{Base: srv.URL}.Fetch(context.Background(), "https://example.org/")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestClip_CutsAtRunesAndSaysSo(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{strings.Repeat("ü", 30), 20, strings.Repeat("ü", 8) + "\n[truncated]"},
+	}
+	for _, tt := range tests {
+		if got := web.Clip(tt.in, tt.n); got != tt.want {
+			t.Errorf("Clip(%q,%d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestStripTags(t *testing.T) {
+	got := web.StripTags(`<span class="searchmatch">Go</span> &amp; <b>you</b>&#039;re   fine`)
+	if got != "Go & you're fine" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// Compile-time checks that the transports satisfy the interfaces.
+var (
+	_ web.Fetcher  = web.ProxyFetcher{}
+	_ web.Fetcher  = (*fetch.Fetcher)(nil)
+	_ web.Searcher = web.ProxySearcher{}
+)
