@@ -55,6 +55,7 @@ func convertPDF(name string, data []byte) (doc Document, err error) {
 	}
 	var out strings.Builder
 	failed := 0
+	var firstErr error
 	for i, p := range pages {
 		text, err := pageText(p, out.Len())
 		if errors.Is(err, errPDFTextLimit) {
@@ -62,6 +63,9 @@ func convertPDF(name string, data []byte) (doc Document, err error) {
 		}
 		if err != nil {
 			failed++
+			if firstErr == nil {
+				firstErr = fmt.Errorf("page %d: %w", i+1, err)
+			}
 			text = fmt.Sprintf("[page %d could not be read: %v]", i+1, err)
 		}
 		if text = tidyLines(text); text != "" {
@@ -72,7 +76,7 @@ func convertPDF(name string, data []byte) (doc Document, err error) {
 		}
 	}
 	if failed > 0 && failed == len(pages) {
-		return Document{}, fmt.Errorf("%s: %w PDF: no page could be read (%d pages)", name, ErrMalformed, failed)
+		return Document{}, fmt.Errorf("%s: %w PDF: no page could be read (%d pages; %v)", name, ErrMalformed, failed, firstErr)
 	}
 	if strings.TrimSpace(out.String()) == "" {
 		return Document{}, fmt.Errorf("%s: %w (the PDF has no text layer; scanned pages need OCR)", name, ErrEmpty)
