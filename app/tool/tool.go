@@ -81,13 +81,12 @@ func NewRegistry(tools ...Tool) *Registry {
 	return r
 }
 
-// Register adds or replaces a tool, enabled.
+// Register adds or replaces a tool. It is enabled unless its name was
+// disabled with SetEnabled before.
 func (r *Registry) Register(t Tool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	key := strings.ToLower(t.Name())
-	r.tools[key] = t
-	delete(r.disabled, key)
+	r.tools[strings.ToLower(t.Name())] = t
 }
 
 // SetEnabled turns a registered tool on or off. Unknown names are remembered,
