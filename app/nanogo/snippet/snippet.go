@@ -25,10 +25,6 @@ import (
 // File is the file name positions in the user's code are reported under.
 const File = "snippet.go"
 
-// wrapperFile names the lines the wrapper adds; an error there means the
-// snippet's structure confused the wrapper, not a mistake on a user line.
-const wrapperFile = "nanogo-wrapper.go"
-
 // Program is a snippet made ready for the interpreter.
 type Program struct {
 	// Source is a complete Go file in package main.
@@ -57,7 +53,7 @@ func Prepare(src string, allowed map[string]string) (Program, error) {
 		return Program{}, err
 	}
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, wrapperFile, asm, parser.AllErrors)
+	f, err := parser.ParseFile(fset, File, asm, parser.AllErrors)
 	if err != nil {
 		return Program{}, compileError(err)
 	}

@@ -150,7 +150,9 @@ func assemble(src string, l layout, extra []string) (string, error) {
 		b.WriteString("\n")
 		return b.String(), nil
 	}
-	b.WriteString("package main\n")
+	// The wrapper's own lines sit under snippet.go too: yaegi scopes
+	// imports by file name, so the whole program must be one file.
+	b.WriteString(at(0) + "package main\n")
 	var mainDecl *segment
 	var firstStmt *segment
 	for _, kind := range []segKind{segImport, segDecl} {
@@ -164,7 +166,7 @@ func assemble(src string, l layout, extra []string) (string, error) {
 			b.WriteString(at(s.start) + src[s.start:s.end] + "\n")
 		}
 		if kind == segImport && imports != "" {
-			b.WriteString(imports + "\n")
+			b.WriteString(at(0) + imports + "\n")
 		}
 	}
 	for i, s := range l.segs {
@@ -180,13 +182,13 @@ func assemble(src string, l layout, extra []string) (string, error) {
 		}
 		return b.String(), nil
 	}
-	b.WriteString("func main() {\n")
+	b.WriteString(at(0) + "func main() {\n")
 	for _, s := range l.segs {
 		if s.kind == segStmt {
 			b.WriteString(at(s.start) + src[s.start:s.end] + "\n")
 		}
 	}
-	b.WriteString("}\n")
+	b.WriteString(at(len(src)) + "}\n")
 	return b.String(), nil
 }
 
