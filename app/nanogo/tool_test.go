@@ -22,7 +22,7 @@ func TestTool_RunsSourceThroughTheRunner(t *testing.T) {
 		wantTimeout bool
 	}{
 		{"prints 4", "fmt.Println(2 + 2)", 0, "4\n", "", false},
-		{"stderr is labelled", "fmt.Println(1)\nprint(\"x\")", 0, "1\n[stderr]\nx", "", false},
+		{"stderr is labelled", "fmt.Println(1)\npanic(\"x\")", 0, "1\n[stderr]\n", "panic: x", false},
 		{"forbidden import fails with the reason", "import \"net/http\"\nhttp.Get(\"http://127.0.0.1/\")", 0,
 			"(no output)", `import "net/http" is not allowed`, false},
 		{"panic fails and keeps output", "fmt.Println(\"so far\")\npanic(\"boom\")", 0, "so far\n", "panic: boom", false},
