@@ -8,11 +8,11 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// Readability scores every element several times over; beyond these sizes a
-// page is not an article anyway, and the plain extraction (one linear pass,
-// no recursion) is used instead.
+// Readability's cost grows faster than linearly (measured: 8.7k elements
+// 56 ms, 17k elements 430 ms, 35k elements 1.5 s); beyond these sizes the
+// plain extraction (one linear pass, no recursion) is used instead.
 const (
-	maxReadabilityElements = 50_000
+	maxReadabilityElements = 10_000
 	maxReadabilityDepth    = 256
 )
 

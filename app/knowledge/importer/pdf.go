@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -84,58 +85,57 @@ func convertPDF(name string, data []byte) (doc Document, err error) {
 	return Document{Title: title, Text: out.String()}, nil
 }
 
-// pdfPages walks the page tree iteratively in document order.
-func pdfPages(r *pdf.Reader) ([]pdf.Page, error) {
+// pdfPage is a page with the resources it inherits from the page tree.
+type pdfPage struct {
+	v         pdf.Value
+	resources pdf.Value
+}
+
+// pdfPages walks the page tree iteratively in document order, carrying
+// inherited /Resources down. The library's own lookup re-parses every
+// ancestor (and its whole /Kids array) for every page, which is quadratic
+// in the page count and loops forever on a /Parent cycle; this walk parses
+// each node once and never follows /Parent.
+func pdfPages(r *pdf.Reader) ([]pdfPage, error) {
 	type item struct {
-		v     pdf.Value
-		depth int
+		v, resources pdf.Value
+		depth        int
 	}
 	root := r.Trailer().Key("Root").Key("Pages")
 	if root.IsNull() {
 		return nil, errors.New("no page tree")
 	}
-	stack := []item{{root, 0}}
-	var pages []pdf.Page
+	stack := []item{{root, pdf.Value{}, 0}}
+	var pages []pdfPage
 	for nodes := 0; len(stack) > 0; nodes++ {
 		if nodes > maxPDFNodes {
 			return nil, fmt.Errorf("page tree has more than %d nodes or is cyclic", maxPDFNodes)
 		}
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if res := it.v.Key("Resources"); !res.IsNull() {
+			it.resources = res
+		}
 		kids := it.v.Key("Kids")
 		if it.v.Key("Type").Name() == "Page" || kids.IsNull() {
-			if err := checkParentChain(it.v); err != nil {
-				return nil, err
-			}
-			pages = append(pages, pdf.Page{V: it.v})
+			pages = append(pages, pdfPage{it.v, it.resources})
 			continue
 		}
 		if it.depth >= maxPDFTreeDepth {
 			return nil, fmt.Errorf("page tree deeper than %d levels or cyclic", maxPDFTreeDepth)
 		}
 		for i := kids.Len() - 1; i >= 0; i-- {
-			stack = append(stack, item{kids.Index(i), it.depth + 1})
+			stack = append(stack, item{kids.Index(i), it.resources, it.depth + 1})
 		}
 	}
 	return pages, nil
-}
-
-// checkParentChain makes sure resource lookup, which follows /Parent links
-// until it finds what it wants or runs out, terminates.
-func checkParentChain(v pdf.Value) error {
-	for range maxPDFTreeDepth {
-		if v = v.Key("Parent"); v.IsNull() {
-			return nil
-		}
-	}
-	return fmt.Errorf("page /Parent chain longer than %d or cyclic", maxPDFTreeDepth)
 }
 
 // pageText interprets one page's content stream. It adds line breaks for
 // text positioning operators and word gaps for large TJ kerning, which the
 // library's plain-text helper leaves out. already is the text size so far,
 // used to stop at maxTextBytes.
-func pageText(p pdf.Page, already int) (text string, err error) {
+func pageText(p pdfPage, already int) (text string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if r == errPDFTextLimit {
@@ -145,21 +145,26 @@ func pageText(p pdf.Page, already int) (text string, err error) {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	contents := p.V.Key("Contents")
+	contents := p.v.Key("Contents")
 	if contents.IsNull() {
 		return "", nil
 	}
 	fonts := map[string]pdf.TextEncoding{}
-	for _, fname := range p.Fonts() {
-		f := p.Font(fname)
+	fontDict := p.resources.Key("Font")
+	for _, fname := range fontDict.Keys() {
+		f := pdf.Font{V: fontDict.Key(fname)}
 		fonts[fname] = f.Encoder()
 	}
 	var b strings.Builder
 	var enc pdf.TextEncoding
 	lastY, haveY := 0.0, false
 	show := func(s string) {
-		if enc != nil {
+		switch {
+		case enc != nil:
 			s = enc.Decode(s)
+		case !utf8.ValidString(s):
+			// No font encoding known: PDFDocEncoding, close to Latin-1.
+			s = latin1(s)
 		}
 		b.WriteString(s)
 		if already+b.Len() > maxTextBytes {
@@ -222,7 +227,16 @@ func pageText(p pdf.Page, already int) (text string, err error) {
 			}
 		}
 	})
-	return b.String(), nil
+	// Fonts without a usable encoding can yield arbitrary bytes.
+	return strings.ToValidUTF8(b.String(), ""), nil
+}
+
+func latin1(s string) string {
+	r := make([]rune, len(s))
+	for i := 0; i < len(s); i++ {
+		r[i] = rune(s[i])
+	}
+	return string(r)
 }
 
 // tidyLines trims each line, collapses runs of spaces and drops empty
