@@ -29,9 +29,21 @@ func answer10K() (string, []Card) {
 }
 
 // BenchmarkRenderAnswer_Streaming measures what the UI pays per token: a
-// re-render of a ~10 KB answer that has grown by a few bytes since the last.
+// re-render of a ~10 KB answer (with tool cards) that has grown by a few
+// bytes since the last.
 func BenchmarkRenderAnswer_Streaming(b *testing.B) {
 	text, cards := answer10K()
+	benchStreaming(b, text, cards)
+}
+
+// BenchmarkRenderAnswer_StreamingNoCards is the same for a ~10 KB answer
+// without tool blocks, so all of it is one growing Markdown piece.
+func BenchmarkRenderAnswer_StreamingNoCards(b *testing.B) {
+	text, cards := answer10K()
+	benchStreaming(b, StripToolBlocks(text, cards), nil)
+}
+
+func benchStreaming(b *testing.B, text string, cards []Card) {
 	resetCaches()
 	opts := Options{AllowRun: true, Streaming: true}
 	const token = 6

@@ -33,7 +33,8 @@ func TestRenderAnswer_CachedRenderEqualsColdRender(t *testing.T) {
 }
 
 func TestSanitizeCache_KeepsEntriesInUseAcrossGenerations(t *testing.T) {
-	c := &sanitizeCache{generation: 100}
+	c := newCache(func(k string) int { return len(k) })
+	c.generation = 100
 	c.put("keep", "K")
 	for i := range 40 {
 		c.put(fmt.Sprintf("churn%02d", i), "x")

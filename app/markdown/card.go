@@ -64,12 +64,9 @@ func RenderAnswer(text string, cards []Card, opts Options) string {
 	out.Grow(len(text)*2 + 64)
 	out.WriteString(`<div class="md">`)
 	pos := 0
-	var card bytes.Buffer
 	for _, c := range validCards(text, cards) {
 		renderMarkdown(&out, text[pos:c.Start], opts, true)
-		card.Reset()
-		writeCard(&card, c, l)
-		out.WriteString(sanitize(card.String()))
+		out.WriteString(renderCard(c, l))
 		pos = c.End
 	}
 	rest := text[pos:]
@@ -79,9 +76,7 @@ func RenderAnswer(text string, cards []Card, opts Options) string {
 	}
 	renderMarkdown(&out, rest, opts, false)
 	if open != nil {
-		card.Reset()
-		writeCard(&card, *open, l)
-		out.WriteString(sanitize(card.String()))
+		out.WriteString(renderCard(*open, l))
 	}
 	out.WriteString(`</div>`)
 	return out.String()
@@ -170,6 +165,21 @@ func validCards(text string, cards []Card) []Card {
 		end = c.End
 	}
 	return valid
+}
+
+// renderCard returns the sanitized HTML of a card, remembering it: cards
+// change only when their tool makes progress, not with every token.
+func renderCard(c Card, l labels) string {
+	c.Start, c.End = 0, 0
+	key := cardKey{card: c, lang: l.lang}
+	if v, ok := cardCache.get(key); ok {
+		return v
+	}
+	var buf bytes.Buffer
+	writeCard(&buf, c, l)
+	v := policy.Sanitize(buf.String())
+	cardCache.put(key, v)
+	return v
 }
 
 // writeCard writes one tool card in the markup of the protocol contract

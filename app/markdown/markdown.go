@@ -13,7 +13,6 @@ package markdown
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"strings"
 	"sync"
 
@@ -78,24 +77,43 @@ func converter(opts Options) goldmark.Markdown {
 }
 
 // renderMarkdown appends the sanitized HTML of one Markdown piece to out.
-// Each top-level block is rendered and sanitized on its own so that the
-// blocks unchanged since the last token come from the cache; a block's HTML
-// is balanced, so sanitizing it alone means the same as sanitizing it in
-// place. stable says the piece will not change any more (a card follows
-// it), so the whole piece is worth remembering too.
+// stable says the piece will not change any more (a card follows it), so it
+// is remembered whole. A piece that is still growing is split at its last
+// safe block boundary (see lastBoundary): the part before it is remembered,
+// and only the part after it is parsed again for each new token.
 func renderMarkdown(out *strings.Builder, src string, opts Options, stable bool) {
 	if strings.TrimSpace(src) == "" {
 		return
 	}
-	md := converter(opts)
-	pieceKey := ""
 	if stable {
-		pieceKey = fmt.Sprintf("%t%s\x00%s", opts.AllowRun, labelsFor(opts.Lang).lang, src)
-		if v, ok := pieceCache.get(pieceKey); ok {
-			out.WriteString(v)
-			return
-		}
+		out.WriteString(renderPrefix(src, opts))
+		return
 	}
+	if b := lastBoundary(src); b > 0 {
+		out.WriteString(renderPrefix(src[:b], opts))
+		src = src[b:]
+	}
+	out.WriteString(renderBlocks(src, opts))
+}
+
+// renderPrefix renders a piece of Markdown that will be asked for again
+// unchanged, remembering the result.
+func renderPrefix(src string, opts Options) string {
+	key := pieceKey{allowRun: opts.AllowRun, lang: labelsFor(opts.Lang).lang, src: src}
+	if v, ok := pieceCache.get(key); ok {
+		return v
+	}
+	v := renderBlocks(src, opts)
+	pieceCache.put(key, v)
+	return v
+}
+
+// renderBlocks parses Markdown and returns its sanitized HTML. Each
+// top-level block is rendered and sanitized on its own so that blocks
+// unchanged since the last token come from the cache; a block's HTML is
+// balanced, so sanitizing it alone means the same as sanitizing it in place.
+func renderBlocks(src string, opts Options) string {
+	md := converter(opts)
 	source := []byte(src)
 	doc := md.Parser().Parse(text.NewReader(source))
 	var piece strings.Builder
@@ -106,15 +124,13 @@ func renderMarkdown(out *strings.Builder, src string, opts Options, stable bool)
 		if err := md.Renderer().Render(bw, source, c); err != nil {
 			// Rendering into memory does not fail unless goldmark has a
 			// bug; the piece is then shown as escaped text, not lost.
-			out.WriteString("<p>")
-			writeEscaped(out, src)
-			out.WriteString("</p>\n")
-			return
+			var esc strings.Builder
+			esc.WriteString("<p>")
+			writeEscaped(&esc, src)
+			esc.WriteString("</p>\n")
+			return esc.String()
 		}
 		piece.WriteString(sanitize(blk.String()))
 	}
-	if stable {
-		pieceCache.put(pieceKey, piece.String())
-	}
-	out.WriteString(piece.String())
+	return piece.String()
 }
