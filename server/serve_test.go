@@ -190,3 +190,13 @@ func TestServe_ShutsDownGracefullyWhenContextEnds(t *testing.T) {
 		t.Fatal("runServe did not return after its context ended")
 	}
 }
+
+func TestStatic_UnbuiltTreeServesNothingButLoads(t *testing.T) {
+	s, err := loadStatic(fstest.MapFS{"README.md": {Data: []byte("x")}}, "web")
+	if err != nil {
+		t.Fatalf("a missing build folder must not stop the server: %v", err)
+	}
+	if s.has("/web/app.wasm") {
+		t.Fatal("found an app.wasm that does not exist")
+	}
+}

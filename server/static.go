@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/sha256"
+	"errors"
 	"encoding/hex"
 	"io/fs"
 	"mime"
@@ -43,6 +44,10 @@ func init() {
 // are taken as the precompressed variants of the file without that suffix.
 func loadStatic(fsys fs.FS, root string) (*staticAssets, error) {
 	s := &staticAssets{files: map[string]*staticFile{}}
+	if _, err := fs.Stat(fsys, root); errors.Is(err, fs.ErrNotExist) {
+		// Not built yet (fresh clone): serve the API and say what is missing.
+		return s, nil
+	}
 	variants := map[string][2][]byte{}
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
