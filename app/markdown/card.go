@@ -32,6 +32,9 @@ type Card struct {
 	Error string
 }
 
+// maxBlockBytes is the protocol's limit on one XML tool block.
+const maxBlockBytes = 16 << 10
+
 // previewRunes bounds the one-line input preview on a card.
 const previewRunes = 80
 
@@ -297,8 +300,8 @@ func truncateRunes(s string, n int) string {
 	return s[:i] + "…"
 }
 
-// openBlockRe picks the tool name and the input so far out of a block that
-// has started streaming but not yet closed.
+// openNameRe and openInputRe pick the tool name and the input so far out
+// of a block that has started streaming but not yet closed.
 var (
 	openNameRe  = regexp.MustCompile(`^<tool\s+name\s*=\s*"([^"]*)"`)
 	openInputRe = regexp.MustCompile(`<(?:query|url|source)>([^<]*)`)
@@ -307,9 +310,10 @@ var (
 // splitOpenBlock separates a trailing tool block that has begun ("<tool "
 // seen, per the protocol's detection threshold) but not closed, and a
 // trailing prefix of "<tool " that may become one with the next token.
-// The open block comes back as a running card; the prefix is hidden.
+// The open block comes back as a running card; the prefix is hidden. A
+// "block" longer than the protocol allows is no block: it stays visible.
 func splitOpenBlock(rest string) (string, *Card) {
-	if i := strings.LastIndex(rest, "<tool "); i >= 0 && !strings.Contains(rest[i:], "</tool>") {
+	if i := strings.LastIndex(rest, "<tool "); i >= 0 && len(rest)-i <= maxBlockBytes && !strings.Contains(rest[i:], "</tool>") {
 		block := rest[i:]
 		c := &Card{Status: "running"}
 		if m := openNameRe.FindStringSubmatch(block); m != nil {

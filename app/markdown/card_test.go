@@ -222,6 +222,7 @@ func TestRenderAnswer_StreamingHidesOpenBlock(t *testing.T) {
 		{"prefix of a block while streaming", "Let me look. <to", true, false, "", "", "Let me look.", "<to"},
 		{"open block after stream ended stays visible", `Hm <tool name="websearch"><query>go`, false, false, "", "", `<tool name="websearch"><query>go`, ""},
 		{"closed but uncarded block is text", `A <tool name="x"><query>q</query></tool> B`, true, false, "", "", `<tool name="x"><query>q</query></tool>`, ""},
+		{"over-long open block stays visible", "A <tool name=\"nanogo\"><source>" + strings.Repeat("x", maxBlockBytes), true, false, "", "", "<tool name=\"nanogo\"><source>xxx", ""},
 		{"less-than in prose while streaming", "if a < b then", true, false, "", "", "if a < b then", ""},
 	}
 	for _, tt := range tests {

@@ -8,6 +8,26 @@
 // HTML goes through a bluemonday policy that admits exactly the markup this
 // package emits. The result always has a single root element,
 // <div class="md">, because go-app's app.Raw needs one.
+//
+// The markup, for the UI and its style sheet:
+//
+//	div.md                          the root
+//	div.code-block > pre > code.language-LANG
+//	div.code-block > button.copy-code, button.run-code (type="button", no
+//	                                script: attach handlers by class and read
+//	                                the sibling <code>; run-code only on go
+//	                                blocks with Options.AllowRun)
+//	div.xml-tool-card[data-tool][data-status][data-call-id]
+//	    span.tool-icon, strong (tool name), span.tool-query (preview),
+//	    span.tool-status-badge[title] (⟳ ✓ ✗ ⊘),
+//	    details > summary, pre.tool-input, pre.tool-error, pre.tool-result
+//	a[rel="noopener noreferrer nofollow"][target=_blank], a.md-image (an
+//	                                image shown as a link, never loaded)
+//	input[type=checkbox][disabled]  task-list boxes
+//
+// Rendering is meant to be repeated for every streamed token: finished
+// blocks, pieces and cards are remembered in small bounded caches, so the
+// cost of a re-render is mostly that of the last, still-growing block.
 package markdown
 
 import (
@@ -104,6 +124,9 @@ func renderPrefix(src string, opts Options) string {
 		return v
 	}
 	v := renderBlocks(src, opts)
+	// src is usually a slice of a whole answer; a copy keeps the cache from
+	// pinning every version of the answer in memory.
+	key.src = strings.Clone(src)
 	pieceCache.put(key, v)
 	return v
 }

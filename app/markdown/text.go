@@ -12,7 +12,8 @@ import (
 // ToText returns Markdown src as plain text for the clipboard: markup is
 // dropped, list markers, code and table cells (tab-separated, so they paste
 // into a spreadsheet) are kept, and a link keeps its URL in parentheses
-// after its text. Raw HTML stays as the literal text the model wrote.
+// after its text. Raw HTML stays as the literal text the model wrote. For an
+// answer with tool blocks, pass it through StripToolBlocks first.
 func ToText(src string) string {
 	source := []byte(src)
 	doc := converter(Options{}).Parser().Parse(text.NewReader(source))
