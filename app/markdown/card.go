@@ -2,6 +2,8 @@ package markdown
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -146,28 +148,59 @@ func blankLines(s string) (lines, size int) {
 	}
 }
 
+// CheckCards explains which cards RenderAnswer and StripToolBlocks would
+// ignore and why, so the caller can log a bug in its card bookkeeping. It
+// returns nil when every card is placed.
+func CheckCards(text string, cards []Card) error {
+	var errs []error
+	forEachCard(text, cards, func(c Card, problem string) {
+		if problem != "" {
+			errs = append(errs, fmt.Errorf("markdown: card %q (%s) at [%d,%d) ignored: %s", c.ID, c.Tool, c.Start, c.End, problem))
+		}
+	})
+	return errors.Join(errs...)
+}
+
 // validCards returns the cards that can be placed safely, in text order.
 // The caller's slice is not modified.
 func validCards(text string, cards []Card) []Card {
 	if len(cards) == 0 {
 		return nil
 	}
-	sorted := make([]Card, len(cards))
-	copy(sorted, cards)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start < sorted[j].Start })
-	valid := sorted[:0]
-	end := 0
-	for _, c := range sorted {
-		if c.Start < end || c.Start >= c.End || c.End > len(text) {
-			continue
+	valid := make([]Card, 0, len(cards))
+	forEachCard(text, cards, func(c Card, problem string) {
+		if problem == "" {
+			valid = append(valid, c)
 		}
-		if !utf8.RuneStart(text[c.Start]) || (c.End < len(text) && !utf8.RuneStart(text[c.End])) {
-			continue
-		}
-		valid = append(valid, c)
-		end = c.End
-	}
+	})
 	return valid
+}
+
+// forEachCard visits the cards in text order with the reason each one cannot
+// be placed, or "" if it can. A card loses to an earlier one it overlaps.
+func forEachCard(text string, cards []Card, visit func(c Card, problem string)) {
+	order := make([]int, len(cards))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return cards[order[i]].Start < cards[order[j]].Start })
+	end := 0
+	for _, i := range order {
+		c := cards[i]
+		switch {
+		case c.Start < 0 || c.End > len(text):
+			visit(c, fmt.Sprintf("range is outside the text (%d bytes)", len(text)))
+		case c.Start >= c.End:
+			visit(c, "range is empty or reversed")
+		case c.Start < end:
+			visit(c, fmt.Sprintf("range overlaps an earlier card ending at %d", end))
+		case !utf8.RuneStart(text[c.Start]) || (c.End < len(text) && !utf8.RuneStart(text[c.End])):
+			visit(c, "range splits a UTF-8 character")
+		default:
+			visit(c, "")
+			end = c.End
+		}
+	}
 }
 
 // renderCard returns the sanitized HTML of a card, remembering it: cards

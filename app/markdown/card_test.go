@@ -206,6 +206,44 @@ func TestRenderAnswer_InvalidCardsAreIgnoredAndLoseNothing(t *testing.T) {
 	}
 }
 
+func TestCheckCards_ExplainsEachIgnoredCard(t *testing.T) {
+	text := "ü " + block("x", "q")
+	start := len("ü ")
+	ok := Card{ID: "c1", Start: start, End: len(text)}
+	tests := []struct {
+		name  string
+		cards []Card
+		want  []string // one substring per expected problem; none for nil
+	}{
+		{"all placed", []Card{ok}, nil},
+		{"no cards", nil, nil},
+		{"outside the text", []Card{{ID: "c2", Start: start, End: len(text) + 1}}, []string{`"c2"`, "outside the text"}},
+		{"negative start", []Card{{ID: "c3", Start: -1, End: 2}}, []string{"outside the text"}},
+		{"empty", []Card{{ID: "c4", Start: 3, End: 3}}, []string{"empty or reversed"}},
+		{"overlap", []Card{ok, {ID: "c5", Start: start + 1, End: len(text)}}, []string{`"c5"`, "overlaps an earlier card"}},
+		{"split character", []Card{{ID: "c6", Start: 1, End: len(text)}}, []string{"splits a UTF-8 character"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckCards(text, tt.cards)
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatalf("CheckCards = %v, want nil", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("CheckCards = nil, want an error mentioning %q", tt.want)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
 func TestRenderAnswer_StreamingHidesOpenBlock(t *testing.T) {
 	tests := []struct {
 		name      string
