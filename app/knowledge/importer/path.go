@@ -56,6 +56,23 @@ func (e *FileError) Unwrap() error { return e.Err }
 // skippedDirs hold generated or vendored files nobody wants in a knowledge base.
 var skippedDirs = map[string]bool{"node_modules": true, "__pycache__": true}
 
+// Skipped reports whether ImportPath would skip the slash-separated
+// relative path silently: a hidden file or folder anywhere on the path, or
+// a node_modules or __pycache__ folder. The browser's folder upload hands
+// over a flat list of relative paths; this applies the same rules to it.
+func Skipped(rel string) bool {
+	parts := strings.Split(strings.Trim(filepath.ToSlash(rel), "/"), "/")
+	for i, p := range parts {
+		if p == "." || p == ".." {
+			continue
+		}
+		if strings.HasPrefix(p, ".") || i < len(parts)-1 && skippedDirs[p] {
+			return true
+		}
+	}
+	return false
+}
+
 // ImportPath imports a file, or a folder recursively in name order. Hidden
 // files and folders (.git, .env) and node_modules are skipped silently;
 // binaries, unsupported formats, oversized files, unreadable files and

@@ -208,3 +208,26 @@ func TestImportPath_LargeBinaryIsReportedWithItsOffset(t *testing.T) {
 		t.Fatalf("errs = %v, want one ErrBinary at offset 0", errs)
 	}
 }
+
+func TestSkipped_MatchesTheFolderWalkRules(t *testing.T) {
+	tests := []struct {
+		rel  string
+		want bool
+	}{
+		{"docs/a.md", false},
+		{"a.md", false},
+		{"./docs/a.md", false},
+		{".git/config", true},
+		{"docs/.cache/x.txt", true},
+		{".env", true},
+		{"src/node_modules/pkg/readme.md", true},
+		{"app/__pycache__/m.txt", true},
+		{"node_modules", false}, // a file of that name is not a folder
+		{"notes/node_modules.md", false},
+	}
+	for _, tt := range tests {
+		if got := Skipped(tt.rel); got != tt.want {
+			t.Errorf("Skipped(%q) = %v, want %v", tt.rel, got, tt.want)
+		}
+	}
+}
