@@ -81,7 +81,7 @@ func Import(name string, data []byte) (Document, error) {
 	if int64(len(data)) > DefaultLimit {
 		return Document{}, tooLarge(name, DefaultLimit)
 	}
-	return importBytes(name, data, "")
+	return importBytes(name, data)
 }
 
 // ImportReader reads at most limit bytes from r (DefaultLimit when limit <= 0)
@@ -98,31 +98,42 @@ func ImportReader(name string, r io.Reader, limit int64) (Document, error) {
 	if int64(len(data)) > limit {
 		return Document{}, tooLarge(name, limit)
 	}
-	return importBytes(name, data, "")
+	return importBytes(name, data)
 }
 
 // textTooLarge reports extracted text beyond maxTextBytes; converters call
 // it as soon as their output crosses the bound so they stop early.
 func textTooLarge(name string) error {
-	return fmt.Errorf("%s: %w: extracted text exceeds %d bytes", name, ErrTooLarge, maxTextBytes)
+	return fmt.Errorf("%s: %w: extracted text exceeds %s", name, ErrTooLarge, byteSize(int64(maxTextBytes)))
 }
 
 func tooLarge(name string, limit int64) error {
-	return fmt.Errorf("%s: %w: more than %d bytes", name, ErrTooLarge, limit)
+	return fmt.Errorf("%s: %w: more than %s", name, ErrTooLarge, byteSize(limit))
 }
 
-// importBytes dispatches on the detected type. declared is a charset label
-// from a Content-Type header, "" when unknown.
-func importBytes(name string, data []byte, declared string) (Document, error) {
+// byteSize says a limit the way a user set it: "20 MiB", "512 KiB", "100 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// importBytes converts data as the type its name and content suggest.
+func importBytes(name string, data []byte) (Document, error) {
 	typ, err := detectType(name, data)
 	if err != nil {
 		return Document{}, err
 	}
-	return convert(name, typ, data, declared)
+	return convert(name, typ, data, "")
 }
 
 // convert runs the converter for typ and applies the checks shared by all
 // formats: a title fallback, the text size bound and the empty check.
+// declared is a charset label from a Content-Type header, "" when unknown.
 func convert(name, typ string, data []byte, declared string) (Document, error) {
 	var doc Document
 	var err error

@@ -210,7 +210,7 @@ func (w *walker) file(path string, info fs.FileInfo) error {
 		return nil
 	}
 	if w.total+info.Size() > w.opts.MaxTotalBytes {
-		return fmt.Errorf("import stopped at %s: %w: more than %d bytes in total", path, ErrTooLarge, w.opts.MaxTotalBytes)
+		return fmt.Errorf("import stopped at %s: %w: more than %s in total", path, ErrTooLarge, byteSize(w.opts.MaxTotalBytes))
 	}
 	if _, err := detectType(path, nil); err != nil {
 		w.report(path, err) // unsupported by extension: no need to read it
@@ -222,7 +222,7 @@ func (w *walker) file(path string, info fs.FileInfo) error {
 		w.report(path, err)
 		return nil
 	}
-	doc, err := importBytes(path, data, "")
+	doc, err := importBytes(path, data)
 	if err != nil {
 		w.report(path, err)
 		return nil
