@@ -24,8 +24,9 @@ type pieceKey struct {
 // cardKey names a card rendered in some language; the position fields are
 // zeroed because they do not show.
 type cardKey struct {
-	card Card
-	lang string
+	card     Card
+	lang     string
+	expanded bool
 }
 
 var (

@@ -71,7 +71,7 @@ func RenderAnswer(text string, cards []Card, opts Options) string {
 	pos := 0
 	for _, c := range validCards(text, cards) {
 		renderMarkdown(&out, text[pos:c.Start], opts, true)
-		out.WriteString(renderCard(c, l))
+		out.WriteString(renderCard(c, l, opts.Expanded[c.ID]))
 		pos = c.End
 	}
 	rest := text[pos:]
@@ -81,7 +81,7 @@ func RenderAnswer(text string, cards []Card, opts Options) string {
 	}
 	renderMarkdown(&out, rest, opts, false)
 	if open != nil {
-		out.WriteString(renderCard(*open, l))
+		out.WriteString(renderCard(*open, l, false))
 	}
 	out.WriteString(`</div>`)
 	return out.String()
@@ -205,14 +205,14 @@ func forEachCard(text string, cards []Card, visit func(c Card, problem string)) 
 
 // renderCard returns the sanitized HTML of a card, remembering it: cards
 // change only when their tool makes progress, not with every token.
-func renderCard(c Card, l labels) string {
+func renderCard(c Card, l labels, expanded bool) string {
 	c.Start, c.End = 0, 0
-	key := cardKey{card: c, lang: l.lang}
+	key := cardKey{card: c, lang: l.lang, expanded: expanded}
 	if v, ok := cardCache.get(key); ok {
 		return v
 	}
 	var buf bytes.Buffer
-	writeCard(&buf, c, l)
+	writeCard(&buf, c, l, expanded)
 	v := policy.Sanitize(buf.String())
 	cardCache.put(key, v)
 	return v
@@ -220,7 +220,7 @@ func renderCard(c Card, l labels) string {
 
 // writeCard writes one tool card in the markup of the protocol contract
 // ("Frontend Rendering"). Every value from the model or a tool is escaped.
-func writeCard(buf *bytes.Buffer, c Card, l labels) {
+func writeCard(buf *bytes.Buffer, c Card, l labels, expanded bool) {
 	status := strings.ToLower(strings.TrimSpace(c.Status))
 	if _, ok := statusBadges[status]; !ok {
 		status = "running"
@@ -263,7 +263,11 @@ func writeCard(buf *bytes.Buffer, c Card, l labels) {
 		case "skipped":
 			summary = l.skipped
 		}
-		buf.WriteString(`<details><summary>`)
+		if expanded {
+			buf.WriteString(`<details open=""><summary>`)
+		} else {
+			buf.WriteString(`<details><summary>`)
+		}
 		buf.WriteString(summary)
 		buf.WriteString(`</summary>`)
 		if truncated {

@@ -107,6 +107,37 @@ func TestRenderAnswer_CardLabelsFollowLanguage(t *testing.T) {
 	assertHas(t, card, out, wantEl{tag: "span", class: "tool-status-badge", text: "✗", attrs: map[string]string{"title": "fehlgeschlagen"}})
 }
 
+func TestRenderAnswer_ExpandedCardsStayOpen(t *testing.T) {
+	text, cards := answerWith(block("rag_knowledge", "a"), "\n\n", block("calculate", "1+1"))
+	for i := range cards {
+		cards[i].Result = "r"
+	}
+	tests := []struct {
+		name     string
+		expanded map[string]bool
+		wantOpen []bool
+	}{
+		{"none expanded", nil, []bool{false, false}},
+		{"second expanded", map[string]bool{"call_2": true}, []bool{false, true}},
+		{"both expanded", map[string]bool{"call_1": true, "call_2": true}, []bool{true, true}},
+		{"explicitly closed", map[string]bool{"call_1": false}, []bool{false, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := RenderAnswer(text, cards, Options{Expanded: tt.expanded})
+			details := findAll(assertInert(t, out), "details", "")
+			if len(details) != len(tt.wantOpen) {
+				t.Fatalf("got %d details, want %d", len(details), len(tt.wantOpen))
+			}
+			for i, d := range details {
+				if got := hasAttr(d, "open"); got != tt.wantOpen[i] {
+					t.Errorf("card %d open = %v, want %v:\n%s", i+1, got, tt.wantOpen[i], out)
+				}
+			}
+		})
+	}
+}
+
 func TestRenderAnswer_LongInputIsPreviewedAndShownInFull(t *testing.T) {
 	long := strings.Repeat("ab ", 60) + "\n\tend"
 	text := block("nanogo", "x")
@@ -291,7 +322,7 @@ func TestRenderAnswer_StreamingHidesOpenBlock(t *testing.T) {
 	}
 }
 
-func TestStripToolBlocks(t *testing.T) {
+func TestStripToolBlocks_ClosesTheGapABlockLeaves(t *testing.T) {
 	b1, b2 := block("rag_knowledge", "a"), block("calculate", "1+1")
 	tests := []struct {
 		name   string

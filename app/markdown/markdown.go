@@ -20,7 +20,8 @@
 //	div.xml-tool-card[data-tool][data-status][data-call-id]
 //	    span.tool-icon, strong (tool name), span.tool-query (preview),
 //	    span.tool-status-badge[title] (⟳ ✓ ✗ ⊘),
-//	    details > summary, pre.tool-input, pre.tool-error, pre.tool-result
+//	    details[open if Options.Expanded] > summary, pre.tool-input,
+//	    pre.tool-error, pre.tool-result
 //	a[rel="noopener noreferrer nofollow"][target=_blank], a.md-image (an
 //	                                image shown as a link, never loaded)
 //	input[type=checkbox][disabled]  task-list boxes
@@ -54,6 +55,10 @@ type Options struct {
 	// has begun but not closed is then shown as a running card instead of
 	// flickering raw XML; once the stream is over the text is shown as written.
 	Streaming bool
+	// Expanded lists the call ids whose card details are open. Each token
+	// replaces the answer's HTML, so the UI keeps the user's open/closed
+	// choice here (from the details' toggle event) for it to survive.
+	Expanded map[string]bool
 }
 
 // Render returns the sanitized HTML of Markdown src inside one root

@@ -35,6 +35,7 @@ func newPolicy() *bluemonday.Policy {
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(tool-icon|tool-query|tool-status-badge)$`)).OnElements("span")
 	p.AllowAttrs("title").Matching(regexp.MustCompile(`^[\p{L} ]{1,40}$`)).OnElements("span")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(tool-input|tool-result|tool-error)$`)).OnElements("pre")
+	p.AllowAttrs("open").Matching(regexp.MustCompile(`^$`)).OnElements("details")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^language-[A-Za-z0-9_+#.-]{1,32}$`)).OnElements("code")
 
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(copy-code|run-code)$`)).OnElements("button")

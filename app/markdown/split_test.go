@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-func TestLastBoundary(t *testing.T) {
+func TestLastBoundary_CutsOnlyWhereBlocksAreClosed(t *testing.T) {
 	tests := []struct {
 		name string
 		src  string

@@ -2,7 +2,7 @@ package markdown
 
 import "testing"
 
-func TestToText(t *testing.T) {
+func TestToText_KeepsWhatAReaderNeeds(t *testing.T) {
 	tests := []struct {
 		name, src, want string
 	}{
