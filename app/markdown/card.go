@@ -65,11 +65,18 @@ var statusBadges = map[string]string{
 // to call again for every streamed token.
 func RenderAnswer(text string, cards []Card, opts Options) string {
 	l := labelsFor(opts.Lang)
+	valid := validCards(text, cards)
+	// One allocation for the output: Markdown roughly triples in HTML, and
+	// card text is escaped (grows a little) inside ~300 bytes of markup.
+	size := 3*len(text) + 64
+	for _, c := range valid {
+		size += 2*(len(c.Input)+len(c.Result)+len(c.Error)) + 384
+	}
 	var out strings.Builder
-	out.Grow(len(text)*2 + 64)
+	out.Grow(size)
 	out.WriteString(`<div class="md">`)
 	pos := 0
-	for _, c := range validCards(text, cards) {
+	for _, c := range valid {
 		renderMarkdown(&out, text[pos:c.Start], opts, true)
 		out.WriteString(renderCard(c, l, opts.Expanded[c.ID]))
 		pos = c.End
