@@ -239,7 +239,7 @@ func TestEval_Errors(t *testing.T) {
 		{"2 ^ 10000000", 3, false, "power too large to compute exactly"},
 		{"2 ^ 2 ^ 2 ^ 2 ^ 2 ^ 2", 3, false, "power too large"},
 		{"10000! ^ 10", 8, false, "power too large"},
-		{"1e100001", 1, false, "exponent of 1e100001 is beyond ±100000"},
+		{"1e10001", 1, false, "exponent of 1e10001 is beyond ±10000"},
 		{"exp(1000)", 1, false, "too large for floating point"},
 		{"sqrt(10000!)", 1, false, "argument of sqrt is too large for floating point"},
 		{"round(1, 0.5)", 1, false, "round's second argument must be a whole number"},
@@ -269,7 +269,16 @@ func TestEval_AbuseLimits(t *testing.T) {
 		{"too long", strings.Repeat("1+", MaxInputRunes/2) + "1", "the limit is 4096"},
 		{"too deep", strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300), "nested more than 200 levels"},
 		{"too many signs", strings.Repeat("-", 300) + "1", "nested more than 200 levels"},
-		{"product too large", strings.Repeat("10000!*", 6) + "1", "result too large to compute exactly"},
+		{"product too costly", strings.Repeat("10000!*", 3) + "1", "too expensive"},
+		{"power too large", "3^200000", "power too large to compute exactly"},
+		{"negative power too large", "(-3)^200000", "power too large to compute exactly"},
+		{"too much work", strings.Repeat("1e-9999+", 400) + "1", "too expensive"},
+	}
+	for _, c := range worstCases {
+		// Each either finishes or stops at a limit; never anything else.
+		if _, err := Eval(c.expr); err != nil && !strings.Contains(err.Error(), "too") {
+			t.Errorf("worst case %s: unexpected error %v", c.name, err)
+		}
 	}
 	for _, tt := range tests {
 		_, err := Eval(tt.expr)
@@ -282,6 +291,19 @@ func TestEval_AbuseLimits(t *testing.T) {
 	var ce *Error
 	if !errors.As(err, &ce) || ce.Pos != 7 {
 		t.Errorf("position after multi-byte runes: %v, want 7", err)
+	}
+}
+
+func TestFitExact_RejectsOversizedResults(t *testing.T) {
+	big1 := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), MaxBits))
+	if _, err := fitExact(big1, 9); err == nil || !strings.Contains(err.Error(), "result too large to compute exactly") {
+		t.Errorf("numerator of %d bits: %v", MaxBits+1, err)
+	}
+	if _, err := fitExact(new(big.Rat).Inv(big1), 9); err == nil {
+		t.Errorf("denominator of %d bits accepted", MaxBits+1)
+	}
+	if _, err := fitExact(new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), MaxBits-1)), 9); err != nil {
+		t.Errorf("%d bits rejected: %v", MaxBits, err)
 	}
 }
 
@@ -339,12 +361,17 @@ func TestRatScientific_MatchesBigFloat(t *testing.T) {
 }
 
 func TestEval_TinyExactResultRendersQuickly(t *testing.T) {
-	// -(2%)^65536 = -(1/50)^65536 once took seconds to print through big.Float.
-	v, err := Eval("-2%^2^2^2^2")
+	// (1/50)^40000 has a 225,000-bit denominator; rendering it through
+	// big.Float's exact binary expansion took seconds.
+	v, err := Eval("(1/50)^40000")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := v.String(); got != "-2.00352993041e-111344" {
-		t.Errorf("got %s", got)
+	l := -40000 * math.Log10(50)
+	exp := math.Floor(l)
+	lead := strconv.FormatFloat(math.Pow(10, l-exp), 'f', 3, 64)
+	want := lead[:4] // three significant digits are safe from log rounding
+	if got := v.String(); !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "e"+strconv.Itoa(int(exp))) {
+		t.Errorf("got %s, want %s…e%d", got, want, int(exp))
 	}
 }

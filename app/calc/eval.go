@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"runtime"
 )
 
 // Limits that keep a hostile expression from eating the CPU or memory of
@@ -13,8 +14,15 @@ const (
 	// MaxFactorial is the largest n for which n! is computed (35,660 digits).
 	MaxFactorial = 10000
 	// MaxBits bounds the numerator and denominator of every exact
-	// intermediate result: about 157,000 decimal digits.
-	MaxBits = 1 << 19
+	// intermediate result: about 78,000 decimal digits.
+	MaxBits = 1 << 18
+	// maxWork bounds the total cost of the exact arithmetic in one
+	// expression, in squared machine words of the operands (the cost of
+	// a schoolbook multiplication or a gcd). Without it, 450 additions of
+	// 1e-99999 fit in 4,096 characters and take half a minute; with it,
+	// the worst expression finishes in about a tenth of a second natively
+	// (see BenchmarkEval_WorstCase).
+	maxWork = 1 << 26
 	// maxRootDegree bounds q when trying an exact root for x^(p/q).
 	maxRootDegree = 64
 )
@@ -37,12 +45,41 @@ func EvalContext(ctx context.Context, expr string) (Value, error) {
 }
 
 type evaluator struct {
-	ctx context.Context
+	ctx   context.Context
+	work  int64 // spent so far, see maxWork
+	steps int
+}
+
+// charge accounts for an exact operation whose operands (or result) are
+// about bits long, and fails once the expression has spent its budget.
+func (ev *evaluator) charge(pos, bits int) error {
+	w := int64(bits/64 + 1)
+	ev.work += w * w
+	if ev.work > maxWork {
+		return &Error{Pos: pos, Msg: "expression too expensive to compute exactly (work limit reached)"}
+	}
+	return nil
+}
+
+// ratBits is the size that drives the cost of arithmetic on r.
+func ratBits(vs ...Value) int {
+	b := 0
+	for _, v := range vs {
+		if v.Exact {
+			b = max(b, v.r.Num().BitLen(), v.r.Denom().BitLen())
+		}
+	}
+	return b
 }
 
 func (ev *evaluator) eval(n *node) (Value, error) {
 	if err := ev.ctx.Err(); err != nil {
 		return Value{}, fmt.Errorf("calculation abandoned: %w", err)
+	}
+	// Under js/wasm there is no preemption: yielding now and then lets the
+	// timer behind a context deadline fire, so ctx.Err above can see it.
+	if ev.steps++; ev.steps%64 == 0 {
+		runtime.Gosched()
 	}
 	switch n.kind {
 	case nodeNum:
@@ -65,6 +102,13 @@ func (ev *evaluator) eval(n *node) (Value, error) {
 		}
 		switch n.op {
 		case "!":
+			if x.isExactInt() && x.r.Num().IsInt64() {
+				// n! has about n·log2(n) bits.
+				k := min(max(x.r.Num().Int64(), 1), MaxFactorial+1)
+				if err := ev.charge(n.pos, int(float64(k)*math.Log2(float64(k)+1))); err != nil {
+					return Value{}, err
+				}
+			}
 			return factorial(x, n.pos)
 		case "%":
 			return div(x, exactInt(100), n.pos)
@@ -79,6 +123,23 @@ func (ev *evaluator) eval(n *node) (Value, error) {
 		b, err := ev.eval(n.args[1])
 		if err != nil {
 			return Value{}, err
+		}
+		// Rational + - / % cross-multiply, then reduce by a gcd of
+		// numbers twice as long as the operands.
+		if err := ev.charge(n.pos, 2*ratBits(a, b)); err != nil {
+			return Value{}, err
+		}
+		if n.op == "^" && a.Exact && b.Exact {
+			// Charge for the result a^(p/q), about bits(a)·|p|/q long;
+			// pow itself refuses results beyond MaxBits.
+			p := new(big.Float).SetInt(b.r.Num())
+			p.Quo(p, new(big.Float).SetInt(b.r.Denom()))
+			f, _ := p.Float64()
+			if est := float64(ratBits(a)) * math.Abs(f); est <= MaxBits*2 {
+				if err := ev.charge(n.pos, int(est)); err != nil {
+					return Value{}, err
+				}
+			}
 		}
 		switch n.op {
 		case "+":
@@ -102,6 +163,9 @@ func (ev *evaluator) eval(n *node) (Value, error) {
 				return Value{}, err
 			}
 			args[i] = v
+		}
+		if err := ev.charge(n.pos, ratBits(args...)); err != nil {
+			return Value{}, err
 		}
 		return functions[n.name].fn(args, n.pos)
 	}
@@ -238,9 +302,9 @@ func powInt(base *big.Rat, e *big.Int, pos int) (Value, error) {
 		}
 		return exactInt(-1), nil
 	}
-	// |e|·bits(base) predicts the result's size before computing it.
-	bits := max(base.Num().BitLen(), base.Denom().BitLen())
-	if !e.IsInt64() || e.Int64() > MaxBits || e.Int64() < -MaxBits || int64(bits-1)*abs64(e.Int64()) > MaxBits {
+	// |e|·log2(base) predicts the result's size before computing it.
+	if !e.IsInt64() || e.Int64() > MaxBits || e.Int64() < -MaxBits ||
+		float64(abs64(e.Int64()))*max(bigLog(base.Num()), bigLog(base.Denom()))/math.Ln2 > MaxBits {
 		return Value{}, &Error{Pos: pos, Msg: fmt.Sprintf("power too large to compute exactly (over %d bits, about %d digits)", MaxBits, MaxBits*3/10)}
 	}
 	k := new(big.Int).Abs(e)

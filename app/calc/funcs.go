@@ -224,10 +224,10 @@ func baseOf(name string) float64 {
 	return math.E
 }
 
-// bigLog is the natural log of a positive big integer of any size.
+// bigLog is the natural log of |n| for a big integer of any size.
 func bigLog(n *big.Int) float64 {
 	shift := max(n.BitLen()-64, 0)
-	top := new(big.Int).Rsh(n, uint(shift))
+	top := new(big.Int).Rsh(new(big.Int).Abs(n), uint(shift))
 	f, _ := new(big.Float).SetInt(top).Float64()
 	return math.Log(f) + float64(shift)*math.Ln2
 }

@@ -14,9 +14,9 @@ const MaxInputRunes = 4096
 // stack in particular).
 const maxDepth = 200
 
-// maxLiteralExp bounds the exponent of a literal like 1e5000: 10^100000
-// is the largest literal we agree to build exactly.
-const maxLiteralExp = 100000
+// maxLiteralExp bounds the exponent of a literal like 1e5000, which is
+// built exactly at parse time, before the work budget applies.
+const maxLiteralExp = 10000
 
 type nodeKind int
 
@@ -271,10 +271,12 @@ func parseLiteral(s string) (*big.Rat, error) {
 	}
 	if exp != 0 {
 		scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(exp))), nil)
+		// SetFrac reduces by gcd(small mantissa, 10^k): one cheap pass,
+		// where Rat.Quo would multiply first and reduce a larger pair.
 		if exp > 0 {
-			r.Mul(r, new(big.Rat).SetInt(scale))
+			r.SetFrac(scale.Mul(scale, r.Num()), r.Denom())
 		} else {
-			r.Quo(r, new(big.Rat).SetInt(scale))
+			r.SetFrac(r.Num(), scale.Mul(scale, r.Denom()))
 		}
 	}
 	return r, nil
