@@ -1,0 +1,193 @@
+//go:build !js
+
+// Package browsertest proves the nanoGo Web Worker in a real Chromium: the
+// worker bootstrap (assets/nanogo-worker.js), the worker wasm (wasm/nanogo)
+// and nanogo.WorkerRunner compiled into a test page (./page).
+package browsertest
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const indexHTML = `<!doctype html>
+<html><head><meta charset="utf-8"><title>nanoGo worker test</title>
+<script src="/wasm_exec.js"></script>
+<script>
+const go = new Go();
+WebAssembly.instantiateStreaming(fetch("/page.wasm"), go.importObject).then(r => go.run(r.instance));
+</script></head>
+<body><input id="chat" autofocus></body></html>`
+
+// result mirrors what page/main.go resolves nanogoRun's promise with.
+type result struct {
+	Content string `json:"content"`
+	Error   string `json:"error"`
+	Timeout bool   `json:"timeout"`
+}
+
+func TestWorkerRunner_InfiniteLoopLeavesThePageResponsiveAndTheNextCallWorks(t *testing.T) {
+	chromium := findChromium(t)
+	if testing.Short() {
+		t.Skip("builds two wasm binaries and starts Chromium")
+	}
+	dir := t.TempDir()
+	root := moduleRoot(t)
+	build(t, root, filepath.Join(dir, "nanogo.wasm"), "./wasm/nanogo")
+	build(t, root, filepath.Join(dir, "page.wasm"), "./app/nanogo/browsertest/page")
+	goroot := goEnv(t, "GOROOT")
+
+	mux := http.NewServeMux()
+	serveFile := func(route, path, ctype string) {
+		mux.HandleFunc(route, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", ctype)
+			http.ServeFile(w, r, path)
+		})
+	}
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(indexHTML))
+	})
+	serveFile("/wasm_exec.js", filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), "text/javascript")
+	serveFile("/web/nanogo-worker.js", filepath.Join(root, "assets", "nanogo-worker.js"), "text/javascript")
+	serveFile("/web/nanogo.wasm", filepath.Join(dir, "nanogo.wasm"), "application/wasm")
+	serveFile("/page.wasm", filepath.Join(dir, "page.wasm"), "application/wasm")
+	srv := httptest.NewServer(mux) // listens on 127.0.0.1 only
+	defer srv.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancelTimeout()
+
+	const limit = "4s"
+	run := func(src string) result {
+		t.Helper()
+		r, err := chromedp.Run(ctx, chromedp.Evaluate[result](`nanogoRun(`+jsString(src)+`)`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("nanogoRun(%q): %v", src, err)
+		}
+		return r
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/?timeout="+limit),
+		chromedp.Poll[chromedp.Void](`window.pageReady === true`, chromedp.WithPollingTimeout(time.Minute)),
+	); err != nil {
+		t.Fatalf("loading the test page: %v", err)
+	}
+
+	// First use loads the worker and its wasm.
+	t0 := time.Now()
+	if r := run("fmt.Println(2 + 2)"); r.Content != "4\n" || r.Error != "" {
+		t.Fatalf("warm-up run = %+v, want 4", r)
+	}
+
+	t.Logf("first call, including loading the worker, took %s", time.Since(t0))
+	// Start a busy loop (not awaited), then type while it runs.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](
+		`window.loop = nanogoRun("n := 0\nfor { n++ }"); window.loop.then(r => window.loopResult = r); true`)); err != nil {
+		t.Fatal(err)
+	}
+	const typed = "still typing"
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("chat")),
+		chromedp.SendKeys(chromedp.ID("chat"), typed),
+	); err != nil {
+		t.Fatal(err)
+	}
+	value, err := chromedp.Run(ctx, chromedp.Value(chromedp.ID("chat")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	finishedWhileTyping, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.loopResult !== undefined`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if value != typed {
+		t.Errorf("chat input holds %q while the loop runs, want %q", value, typed)
+	}
+	if finishedWhileTyping {
+		t.Errorf("the loop had already ended when the typing was done: the page was blocked, or typing took longer than %s", limit)
+	}
+
+	loop, err := chromedp.Run(ctx, chromedp.Evaluate[result](`window.loop`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !loop.Timeout || !strings.Contains(loop.Error, "did not finish within "+limit) {
+		t.Errorf("loop result = %+v, want the timeout error", loop)
+	}
+
+	// The terminated worker is replaced for the next call.
+	if r := run("fmt.Println(strings.ToUpper(\"again\"))"); r.Content != "AGAIN\n" || r.Error != "" {
+		t.Errorf("run after the timeout = %+v, want AGAIN", r)
+	}
+	// Refusals and panics come back as errors without killing the worker.
+	if r := run("import \"os\"\nos.Exit(1)"); !strings.Contains(r.Error, `import "os" is not allowed`) {
+		t.Errorf("forbidden import = %+v, want a refusal", r)
+	}
+}
+
+func jsString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}
+
+func findChromium(t *testing.T) string {
+	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"} {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium found (install with apt-get install chromium, or set CHROMIUM=path)")
+	return ""
+}
+
+func goEnv(t *testing.T, key string) string {
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		t.Skipf("the go tool is needed to build the wasm binaries: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func moduleRoot(t *testing.T) string {
+	mod := goEnv(t, "GOMOD")
+	if mod == "" || mod == os.DevNull {
+		t.Fatal("not inside the tinyrag module")
+	}
+	return filepath.Dir(mod)
+}
+
+func build(t *testing.T, root, out, pkg string) {
+	t.Helper()
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+}
