@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"tinyrag/app/engine"
+	"tinyrag/app/llm"
+)
+
+func init() {
+	register("ask", "answer one question with the tinyRAG engine, natively", runAsk)
+}
+
+// defaultLLMURL is Ollama's OpenAI-compatible endpoint, the most common
+// local server.
+const defaultLLMURL = "http://127.0.0.1:11434/v1"
+
+// askOptions is the parsed command line of `tinyrag ask`.
+type askOptions struct {
+	llmURL      string
+	apiKey      string
+	model       string
+	kb          []string
+	allowNanogo bool
+	noWeb       bool
+	json        bool
+	cfg         engine.Config
+	question    string
+	stderr      io.Writer // progress messages while building tools (e.g. --kb import)
+}
+
+func runAsk(ctx context.Context, args []string) error {
+	return askCommand(ctx, args, os.Stdout, os.Stderr, os.Getenv)
+}
+
+// askCommand is the whole command with its outside world passed in, so tests run
+// it in-process.
+func askCommand(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	o, err := parseAskFlags(args, stderr, getenv)
+	if err != nil {
+		return err
+	}
+	client := llm.NewClient(o.llmURL, llm.WithAPIKey(o.apiKey), llm.WithHTTPClient(&http.Client{}))
+	if o.model == "" {
+		o.model, err = firstModel(ctx, client)
+		if err != nil {
+			return err
+		}
+	}
+	reg, kb, err := askRegistry(ctx, o)
+	if err != nil {
+		return err
+	}
+
+	eng := engine.New(o.cfg, client, reg, kb)
+	var out askPrinter
+	if o.json {
+		out = &jsonPrinter{enc: json.NewEncoder(stdout)}
+	} else {
+		out = &textPrinter{stdout: stdout, stderr: stderr}
+	}
+	_, err = eng.Ask(ctx, engine.Request{Question: o.question, Model: o.model}, out.print)
+	if werr := out.err(); werr != nil && err == nil {
+		return fmt.Errorf("writing the answer: %w", werr)
+	}
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return &exitError{code: 130, err: fmt.Errorf("interrupted: %w", err)}
+	}
+	if !strings.Contains(err.Error(), client.Endpoint()) {
+		err = fmt.Errorf("LLM at %s: %w", client.Endpoint(), err)
+	}
+	return err
+}
+
+// parseAskFlags reads flags and the question. Flags may come after the
+// question too (`tinyrag ask "why?" --json`), as people type them.
+func parseAskFlags(args []string, stderr io.Writer, getenv func(string) string) (askOptions, error) {
+	o := askOptions{cfg: engine.DefaultConfig(), stderr: stderr}
+	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tinyrag ask [flags] QUESTION\n\nAnswers QUESTION with the same engine the browser app runs. Flags:")
+		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "\nEnvironment: TINYRAG_LLM_URL, TINYRAG_LLM_KEY, TINYRAG_MODEL.")
+	}
+	llmURL := getenv("TINYRAG_LLM_URL")
+	if llmURL == "" {
+		llmURL = defaultLLMURL
+	}
+	fs.StringVar(&o.llmURL, "llm", llmURL, "OpenAI-compatible base URL, the part before /chat/completions (env TINYRAG_LLM_URL)")
+	fs.StringVar(&o.model, "model", getenv("TINYRAG_MODEL"), "model name; empty: the first one the endpoint lists (env TINYRAG_MODEL)")
+	fs.Func("kb", "import a file or folder into an in-memory knowledge base first (repeatable)", func(p string) error {
+		o.kb = append(o.kb, p)
+		return nil
+	})
+	fs.BoolVar(&o.allowNanogo, "allow-nanogo", false, "enable the nanogo Go sandbox tool")
+	fs.BoolVar(&o.noWeb, "no-web", false, "disable the web tools (url_fetch, websearch, wikipedia)")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object per event instead of the answer text")
+	fs.IntVar(&o.cfg.MaxToolsTotal, "max-tools-total", o.cfg.MaxToolsTotal, "tool runs per question")
+	fs.IntVar(&o.cfg.MaxToolsPerRound, "max-tools-per-round", o.cfg.MaxToolsPerRound, "tool runs per model reply")
+	fs.IntVar(&o.cfg.MaxContinuations, "max-continuations", o.cfg.MaxContinuations, "follow-up rounds with tool results")
+	fs.DurationVar(&o.cfg.ToolTimeout, "tool-timeout", o.cfg.ToolTimeout, "time limit of one tool run")
+
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return o, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		words = append(words, rest[0])
+		args = rest[1:]
+	}
+	o.question = strings.TrimSpace(strings.Join(words, " "))
+	o.apiKey = getenv("TINYRAG_LLM_KEY")
+	switch {
+	case o.question == "":
+		fs.Usage()
+		return o, errors.New("no question given")
+	case o.cfg.MaxToolsTotal < 0 || o.cfg.MaxToolsPerRound < 0 || o.cfg.MaxContinuations < 0:
+		return o, errors.New("--max-tools-total, --max-tools-per-round and --max-continuations must not be negative")
+	case o.cfg.ToolTimeout <= 0:
+		return o, fmt.Errorf("--tool-timeout must be positive, got %s", o.cfg.ToolTimeout)
+	case !strings.HasPrefix(o.llmURL, "http://") && !strings.HasPrefix(o.llmURL, "https://"):
+		return o, fmt.Errorf("--llm %q: need an http:// or https:// URL", o.llmURL)
+	}
+	return o, nil
+}
+
+// firstModel asks the endpoint which models it serves, for when none was
+// given: with a local server that usually is the one loaded.
+func firstModel(ctx context.Context, c *llm.Client) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	models, err := c.Models(ctx)
+	if err != nil {
+		return "", fmt.Errorf("no --model given and listing the models of %s failed: %w", c.Endpoint(), err)
+	}
+	if len(models) == 0 {
+		return "", fmt.Errorf("no --model given and %s lists no models", c.Endpoint())
+	}
+	return models[0], nil
+}
+
+// askPrinter writes events for a person or a program.
+type askPrinter interface {
+	print(engine.Event)
+	err() error // the first write error
+}
+
+// jsonPrinter writes one JSON object per line, in the order emitted.
+type jsonPrinter struct {
+	enc  *json.Encoder
+	werr error
+}
+
+func (p *jsonPrinter) print(e engine.Event) {
+	if p.werr == nil {
+		p.werr = p.enc.Encode(e)
+	}
+}
+
+func (p *jsonPrinter) err() error { return p.werr }
+
+// textPrinter streams the answer to stdout and tool activity to stderr,
+// so `tinyrag ask … > answer.md` captures only the answer.
+type textPrinter struct {
+	stdout, stderr io.Writer
+	last           string // the answer text's end, to finish with a newline
+	werr           error
+}
+
+func (p *textPrinter) print(e engine.Event) {
+	var err error
+	switch e.Event {
+	case engine.EventToken:
+		_, err = io.WriteString(p.stdout, e.Text)
+		p.last = e.Text
+	case engine.EventToolStart:
+		fmt.Fprintf(p.stderr, "⟳ %s %s: %s\n", e.ID, e.Tool, oneLine(e.Query))
+	case engine.EventToolResult:
+		if e.Error != "" {
+			fmt.Fprintf(p.stderr, "✗ %s %s: %s\n", e.ID, e.Tool, e.Error)
+		} else {
+			fmt.Fprintf(p.stderr, "✓ %s %s: %d bytes from %s\n", e.ID, e.Tool, e.ResultBytes, e.Source)
+		}
+	case engine.EventToolSkipped:
+		fmt.Fprintf(p.stderr, "⊘ %s %s: skipped (%s)\n", e.ID, e.Tool, e.Reason)
+	case engine.EventDone:
+		if p.last != "" && !strings.HasSuffix(p.last, "\n") {
+			_, err = io.WriteString(p.stdout, "\n")
+		}
+		if e.FallbackReason != "" {
+			fmt.Fprintf(p.stderr, "note: stopped early: %s\n", e.FallbackReason)
+		}
+	}
+	if p.werr == nil {
+		p.werr = err
+	}
+}
+
+func (p *textPrinter) err() error { return p.werr }
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 120 {
+		return string(r[:120]) + "…"
+	}
+	return s
+}
