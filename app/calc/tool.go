@@ -27,6 +27,8 @@ func Tool() tool.Tool {
 
 func run(ctx context.Context, input string) (tool.Result, error) {
 	expr := strings.Join(strings.Fields(input), " ")
+	// Models often phrase the query as an equation to complete.
+	expr = strings.TrimSpace(strings.TrimRight(expr, "=? "))
 	v, err := EvalContext(ctx, expr)
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("calculate %q: %w", clipExpr(expr), err)

@@ -28,6 +28,8 @@ func TestTool_ResultRestatesExpressionAndAnswer(t *testing.T) {
 		{"1/3", "1/3 ≈ 0.333333333333 (exactly 1/3)"},
 		{"sqrt(2)", "sqrt(2) ≈ 1.41421356237"},
 		{"2^10", "2^10 = 1024"},
+		{"6 × 7 = ?", "6 × 7 = 42"},
+		{"6 × 7 =", "6 × 7 = 42"},
 		{"10000!", "10000! ≈ 2.84625968092e+35659 (exact integer with 35660 digits, shown rounded)"},
 		{"-(10^300 - 1)", "-(10^300 - 1) ≈ -1e+300 (exact integer with 300 digits, shown rounded)"},
 	}
