@@ -82,6 +82,15 @@ const maxErrorBody = 64 << 10
 // returns the reply as a Stream once the server answered 2xx. A non-2xx
 // answer is an *HTTPError. Cancelling ctx closes the connection; a Recv
 // blocked on it then returns an error wrapping ctx.Err().
+//
+// Recv returns io.EOF only for a complete reply: after "data: [DONE]", or
+// when the connection closes after a finish_reason (some servers and
+// proxies drop [DONE]; the finish_reason is the model's own word that the
+// reply is whole). A connection that closes before either yields an error
+// wrapping ErrStreamEnded; an error the server sends inside the stream is a
+// *StreamError; an SSE line over MaxLineBytes is ErrLineTooLong. Chunks
+// that carry nothing (the role-only first chunk) are skipped, and thinking
+// text (reasoning_content or reasoning) arrives in Delta.Reasoning only.
 func (c *Client) ChatStream(ctx context.Context, req Request) (Stream, error) {
 	if req.Model == "" {
 		return nil, errors.New("llm: request has no model")
