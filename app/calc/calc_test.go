@@ -219,6 +219,7 @@ func TestEval_Errors(t *testing.T) {
 		{"2 3", 3, true, "expected an operator or the end, found number 3"},
 		{"2pi", 2, true, `found name "pi"`},
 		{"(1))", 4, true, "unmatched ')'"},
+		{"1,000 + 1", 2, true, "write 1000, not 1,000"},
 		{"1.2.3", 4, true, "found number .3"},
 		{"3 $ 4", 3, false, `unexpected character '$' at position 3`},
 		{"sqrt 4", 1, true, "function sqrt needs parentheses"},

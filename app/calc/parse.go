@@ -84,8 +84,11 @@ func parse(expr string) (*node, error) {
 	}
 	if t := p.peek(); t.kind != tokEOF {
 		msg := "expected an operator or the end, found " + t.describe()
-		if t.kind == tokRParen {
+		switch t.kind {
+		case tokRParen:
 			msg = "unmatched ')'"
+		case tokComma:
+			msg += " (commas only separate function arguments; write 1000, not 1,000)"
 		}
 		return nil, &Error{Pos: t.pos, Syntax: true, Msg: msg}
 	}

@@ -26,6 +26,12 @@ type chunk struct {
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *Usage `json:"usage"`
+
+	// Error shapes a server may send instead of a chunk, decoded in the
+	// same pass: {"error":…} (OpenAI, Ollama, newer vLLM) and
+	// {"object":"error","message":…} (older vLLM).
+	Error  json.RawMessage `json:"error"`
+	Object string          `json:"object"`
 }
 
 // sseStream implements Stream over an SSE body.
@@ -121,9 +127,6 @@ func (s *sseStream) next() (d Delta, ok bool, err error) {
 	if ev.Name == "error" {
 		return Delta{}, false, s.streamError([]byte(data))
 	}
-	if _, _, _, isErr := parseErrorJSON([]byte(data)); isErr {
-		return Delta{}, false, s.streamError([]byte(data))
-	}
 	var c chunk
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
 		if ev.Unterminated && s.finished {
@@ -135,6 +138,9 @@ func (s *sseStream) next() (d Delta, ok bool, err error) {
 			return Delta{}, false, fmt.Errorf("%w: %s: connection closed inside an event after %d chunks", ErrStreamEnded, s.endpoint, s.chunks)
 		}
 		return Delta{}, false, fmt.Errorf("llm: %s: chunk %d is not valid JSON (%v): %s", s.endpoint, s.chunks+1, err, clip(data))
+	}
+	if (len(c.Error) > 0 && string(c.Error) != "null") || c.Object == "error" {
+		return Delta{}, false, s.streamError([]byte(data))
 	}
 	s.chunks++
 	d.Usage = c.Usage

@@ -346,3 +346,24 @@ func TestErrorMessage_Shapes(t *testing.T) {
 		t.Errorf("long body clipped to %d runes, want %d plus an ellipsis", len([]rune(got)), maxMessageRunes)
 	}
 }
+
+func TestStream_InlineErrorShapes(t *testing.T) {
+	tests := []struct{ name, in, msg string }{
+		{"string error", `data: {"error":"boom"}` + "\n\n", "boom"},
+		{"error event", "event: error\ndata: {\"message\":\"overloaded\"}\n\n", "overloaded"},
+		{"error event plain text", "event: error\ndata: upstream went away\n\n", "upstream went away"},
+		{"llama.cpp field, plain", "error: context shift disabled\n\n", "context shift disabled"},
+	}
+	for _, tt := range tests {
+		got := collect(streamOf([]byte(tt.in), 3))
+		var se *StreamError
+		if !errors.As(got.err, &se) || se.Message != tt.msg {
+			t.Errorf("%s: err %v, want a StreamError saying %q", tt.name, got.err, tt.msg)
+		}
+	}
+	// "error": null is how some servers say "no error".
+	ok := `data: {"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}],"error":null}` + "\n\ndata: [DONE]\n\n"
+	if got := collect(streamOf([]byte(ok), 3)); got.err != io.EOF || got.content != "x" {
+		t.Errorf(`"error":null treated as an error: %v`, got.err)
+	}
+}
