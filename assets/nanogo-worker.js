@@ -62,6 +62,8 @@ async function instantiate(go) {
 try {
   importScripts(execURL);
   const go = new Go();
+  // A crash prints only the panic message, not every goroutine's stack.
+  go.env = { GOTRACEBACK: 'none' };
   instantiate(go)
     .then(({ instance }) => go.run(instance))
     .then(() => fail('exit', 'the nanoGo sandbox stopped'))

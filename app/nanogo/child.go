@@ -19,7 +19,7 @@ import (
 // report before it is killed. The child normally stops the program itself
 // at Timeout and sends what it printed; the kill is for a program stuck in
 // native code, or a child that stopped answering.
-const killGrace = time.Second
+const killGrace = 2 * time.Second
 
 // ChildRunner runs each snippet in a fresh child process of a binary that
 // hosts the sandbox (tinyrag nanogo-child, which calls sandbox.ChildMain).

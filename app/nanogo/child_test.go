@@ -72,13 +72,13 @@ func TestChildRunner_InfiniteLoopEndsAtTheTimeout(t *testing.T) {
 		name, mode, wantErr, wantOut string
 	}{
 		// The child stops the program itself and still reports what it printed.
-		{"child stops it", "nanogo-child", "did not finish within 500ms", "started\n"},
+		{"child stops it", "nanogo-child", "did not finish within 1s", "started\n"},
 		// A child that does not stop in time is killed with its process group.
-		{"parent kills it", "nanogo-child-stubborn", "did not finish within 500ms and was killed", ""},
+		{"parent kills it", "nanogo-child-stubborn", "did not finish within 1s and was killed", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := childRunner(tt.mode, 500*time.Millisecond).Run(context.Background(),
+			out, err := childRunner(tt.mode, time.Second).Run(context.Background(),
 				"fmt.Println(\"started\")\nfor {}")
 			if !errors.Is(err, nanogo.ErrTimeout) {
 				t.Fatalf("err = %v, want ErrTimeout", err)

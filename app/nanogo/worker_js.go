@@ -201,11 +201,11 @@ func newWorker(url string) (w *worker, err error) {
 			default: // nobody waits for it any more
 			}
 		case "exit", "error":
-			msg := data.Get("message").String()
-			if log := data.Get("log"); log.Type() == js.TypeString && log.String() != "" {
-				msg += ": " + lastLines(log.String(), 3)
+			log := ""
+			if l := data.Get("log"); l.Type() == js.TypeString {
+				log = l.String()
 			}
-			w.fail(fmt.Errorf("nanogo: the sandbox worker stopped: %s", msg))
+			w.fail(workerError(data.Get("message").String(), log))
 		}
 		return nil
 	})
@@ -243,10 +243,21 @@ func (w *worker) terminate() {
 	}
 }
 
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
+// workerError explains a worker that stopped. A panic in a goroutine the
+// program started cannot be recovered by the interpreter and ends the
+// worker's Go program; its message is in the console log the bootstrap
+// forwards.
+func workerError(msg, log string) error {
+	if i := strings.Index(log, "panic: "); i >= 0 {
+		line := log[i:]
+		if j := strings.IndexByte(line, '\n'); j >= 0 {
+			line = line[:j]
+		}
+		return fmt.Errorf("nanogo: the program crashed: %s", line)
 	}
-	return strings.Join(lines, " | ")
+	if log = strings.TrimSpace(log); log != "" {
+		lines := strings.Split(log, "\n")
+		msg += ": " + strings.Join(lines[max(0, len(lines)-3):], " | ")
+	}
+	return fmt.Errorf("nanogo: the sandbox worker stopped: %s", msg)
 }

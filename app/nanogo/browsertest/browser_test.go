@@ -142,7 +142,12 @@ func TestWorkerRunner_InfiniteLoopLeavesThePageResponsiveAndTheNextCallWorks(t *
 	if r := run("fmt.Println(strings.ToUpper(\"again\"))"); r.Content != "AGAIN\n" || r.Error != "" {
 		t.Errorf("run after the timeout = %+v, want AGAIN", r)
 	}
-	// Refusals and panics come back as errors without killing the worker.
+	// A panic in a goroutine ends the worker's Go program; the error says
+	// why and the next call gets a new worker.
+	if r := run("go func() { panic(\"in the background\") }()\nselect {}"); !strings.Contains(r.Error, "panic: in the background") {
+		t.Errorf("goroutine panic = %+v, want the panic message", r)
+	}
+	// Refusals come back as errors without killing the worker.
 	if r := run("import \"os\"\nos.Exit(1)"); !strings.Contains(r.Error, `import "os" is not allowed`) {
 		t.Errorf("forbidden import = %+v, want a refusal", r)
 	}
