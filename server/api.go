@@ -139,31 +139,13 @@ func secret(getenv func(string) string, file, env string) (string, error) {
 	return strings.TrimSpace(getenv(env)), nil
 }
 
-// apiConfig is the body of GET /api/config: what the browser app needs to
-// know to offer features. It carries no secret and no upstream address.
-type apiConfig struct {
-	LLM struct {
-		Configured bool   `json:"configured"`
-		Source     string `json:"source"` // "flag", "env", "probe: Ollama", or ""
-		Path       string `json:"path"`   // the proxy's base for an OpenAI-style client
-	} `json:"llm"`
-	Web struct {
-		Enabled       bool   `json:"enabled"`
-		SearchBackend string `json:"search_backend,omitempty"`
-	} `json:"web"`
-	Wikipedia struct {
-		Base string `json:"base,omitempty"`
-		Lang string `json:"lang"`
-	} `json:"wikipedia"`
-}
-
 // mountAPI adds /api/llm/, /api/fetch, /api/search and /api/config to mux.
 func mountAPI(ctx context.Context, mux *http.ServeMux, env serveEnv, o *apiOptions) error {
 	logger := env.Log
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	var cfg apiConfig
+	var cfg web.ServerConfig
 	cfg.LLM.Path = "/api/llm"
 	cfg.Wikipedia.Base, cfg.Wikipedia.Lang = o.wikiURL, o.wikiLang
 

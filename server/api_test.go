@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 
+	"tinyrag/app/web"
 	"tinyrag/server/llmproxy"
 )
 
@@ -340,8 +341,9 @@ func TestAPIConfig_DescribesFeaturesWithoutSecrets(t *testing.T) {
 	srv, logs := apiServer(t, map[string]string{"TINYRAG_LLM_URL": upstream.URL + "/v1", "TINYRAG_LLM_KEY": key, "TINYRAG_BRAVE_KEY": "brave-secret-999"},
 		[]string{"--search-backend", "brave", "--wikipedia-lang", "de"}, nil)
 	r := call(t, http.MethodGet, srv.URL+"/api/config")
-	var cfg apiConfig
-	if err := json.Unmarshal([]byte(r.body), &cfg); err != nil {
+	// The browser reads it with the same type.
+	cfg, err := web.LoadServerConfig(context.Background(), nil, srv.URL)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if !cfg.LLM.Configured || cfg.LLM.Source != "env" || cfg.LLM.Path != "/api/llm" || !cfg.Web.Enabled ||

@@ -288,3 +288,40 @@ var (
 	_ web.Fetcher  = (*fetch.Fetcher)(nil)
 	_ web.Searcher = web.ProxySearcher{}
 )
+
+func TestBrowserTools_UseTheServerAndTheRightWiki(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "plain page text")
+	}))
+	t.Cleanup(page.Close)
+	w := wiki(t)
+	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"results":[{"title":"Hit","url":"https://example.org/","content":"snippet"}]}`)
+	}))
+	t.Cleanup(searx.Close)
+	s, _ := search.New(search.Config{Backend: search.SearXNG, URL: searx.URL})
+	g := &guard.Guard{Policy: guard.Policy{AllowHosts: []string{"127.0.0.1/32"}}}
+	api := apiServer(t, fetch.New(fetch.Options{Guard: g}), s)
+	var sc web.ServerConfig
+	sc.Wikipedia.Base = w.URL // not wikipedia.org: must go through the proxy
+	tools := web.BrowserTools(api.URL+"/", sc, nil)
+	want := map[string]string{
+		web.URLFetchName:  page.URL,
+		web.WebSearchName: "anything",
+		web.WikipediaName: "retrieval",
+	}
+	expect := map[string]string{
+		web.URLFetchName:  "plain page text",
+		web.WebSearchName: "1. Hit",
+		web.WikipediaName: "grants generative AI models",
+	}
+	for _, tl := range tools {
+		res, err := tl.Run(context.Background(), want[tl.Name()])
+		if err != nil || !strings.Contains(res.Content, expect[tl.Name()]) {
+			t.Errorf("%s: %q %v", tl.Name(), res.Content, err)
+		}
+	}
+	if len(tools) != 3 {
+		t.Fatalf("%d tools", len(tools))
+	}
+}
