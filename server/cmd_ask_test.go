@@ -489,3 +489,38 @@ func TestAsk_FlagsAfterTheQuestionCount(t *testing.T) {
 		t.Fatalf("options %+v", o)
 	}
 }
+
+// TestSafety_AskExposesNoSQLShellOrGenericHTTPTool checks the protocol's
+// rows "SQL exposed to model: never", "Generic HTTP tool: not exposed",
+// "Shell commands: disabled" and "nanoGo execution: disabled unless
+// allow_nanogo", plus --no-web, on the registry `tinyrag ask` builds.
+func TestSafety_AskExposesNoSQLShellOrGenericHTTPTool(t *testing.T) {
+	for _, o := range []askOptions{{}, {allowNanogo: true}, {noWeb: true}} {
+		o.stderr = &bytes.Buffer{}
+		reg, _, err := askRegistry(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, on := reg.Lookup("calculate"); !on {
+			t.Fatal("calculate must be offered")
+		}
+		for _, tl := range reg.Enabled() {
+			name := strings.ToLower(tl.Name())
+			for _, bad := range []string{"sql", "shell", "exec", "bash", "http"} {
+				if strings.Contains(name, bad) {
+					t.Errorf("tool %q is exposed to the model", tl.Name())
+				}
+			}
+		}
+		if _, on := reg.Lookup("nanogo"); on && !o.allowNanogo {
+			t.Error("nanogo is enabled without --allow-nanogo")
+		}
+		if o.noWeb {
+			for _, n := range []string{"url_fetch", "websearch", "wikipedia"} {
+				if _, on := reg.Lookup(n); on {
+					t.Errorf("%s is enabled with --no-web", n)
+				}
+			}
+		}
+	}
+}
