@@ -124,9 +124,11 @@ func crashError(runErr error, stderr string, mem int64) error {
 
 // childEnv is the child's whole environment: nothing of the parent's
 // (it may hold API keys) except the time zone, which the program may
-// legitimately print.
+// legitimately print. GOMAXPROCS=1 keeps a program that starts busy
+// goroutines to one core; the time limit still works, since the runtime
+// preempts a busy goroutine for the timer.
 func childEnv(mem int64) []string {
-	env := []string{"GOTRACEBACK=single"}
+	env := []string{"GOTRACEBACK=single", "GOMAXPROCS=1"}
 	if mem > 0 {
 		env = append(env, "GOMEMLIMIT="+strconv.FormatInt(mem/2, 10))
 	}

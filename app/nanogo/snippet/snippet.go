@@ -47,6 +47,7 @@ func Prepare(src string, allowed map[string]string) (Program, error) {
 	if strings.Contains(src, "\x00") {
 		return Program{}, errors.New("the snippet contains a NUL byte; send Go source text")
 	}
+	src = blankFences(src)
 	l := split(src)
 	asm, err := assemble(src, l, nil)
 	if err != nil {
@@ -91,6 +92,28 @@ func Prepare(src string, allowed map[string]string) (Program, error) {
 		}
 	}
 	return prog, nil
+}
+
+// blankFences blanks a Markdown code fence around the code (```go … ```),
+// which models sometimes put inside <source>. The fence lines become empty
+// lines, so line numbers still match what the model wrote.
+func blankFences(src string) string {
+	lines := strings.Split(src, "\n")
+	first, last := -1, -1
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 || first == last || !strings.HasPrefix(strings.TrimSpace(lines[first]), "```") ||
+		strings.TrimSpace(lines[last]) != "```" {
+		return src
+	}
+	lines[first], lines[last] = "", ""
+	return strings.Join(lines, "\n")
 }
 
 // allowedList names the allowed import paths for an error message.

@@ -36,6 +36,8 @@ func TestPrepare_ProducesAParsableProgram(t *testing.T) {
 			[]string{"fmt"}, true, nil},
 		{"package name that differs from its path", "fmt.Println(rand.Intn(1) + 1)", []string{"fmt", "math/rand"}, true, nil},
 		{"main without package clause", "import \"fmt\"\nfunc main() { fmt.Println(1) }", []string{"fmt"}, false, nil},
+		{"markdown fence is dropped", "```go\nfmt.Println(1)\n```\n", []string{"fmt"}, true,
+			[]string{"/*line snippet.go:2:1*/fmt.Println(1)"}},
 		{"semicolons on one line", "x := 1; y := 2; fmt.Println(x + y)", []string{"fmt"}, true, nil},
 	}
 	for _, tt := range tests {
