@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
 
 	"tinyrag/app/calc"
 	"tinyrag/app/tool"
@@ -16,6 +17,13 @@ func askRegistry(ctx context.Context, o askOptions) (*tool.Registry, tool.Retrie
 	reg := tool.NewRegistry(
 		calc.Tool(),
 	)
+	webTools, err := askWebTools(os.Getenv, o.noWeb)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, t := range webTools {
+		reg.Register(t)
+	}
 
 	var kb tool.Retriever
 	if len(o.kb) > 0 {
