@@ -433,3 +433,22 @@ func TestFeed_RandomChunkingsKeepEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// Safety row "Invalid XML is logged and ignored": parseXMLBlock returns
+// (_, false), the stream reports no call, and the log says where and why.
+func TestSafety_InvalidXMLIsLoggedAndIgnored(t *testing.T) {
+	bad := `<tool name="calculate"><query>1+1</query><query>2</query></tool>`
+	if _, ok := parseXMLBlock(bad); ok {
+		t.Fatal("parseXMLBlock accepted two inner elements")
+	}
+	in := "abc " + bad
+	vis, calls, st := feedAll(splitEvery(in, 4)...)
+	if vis != in || len(calls) != 0 || st.Blocks != 1 || st.ParseErrors != 1 {
+		t.Fatalf("visible %q calls %d stats %+v", vis, len(calls), st)
+	}
+	e := st.Errors[0]
+	if e.Offset != 4 || e.Raw != bad || !strings.Contains(e.Reason, "exactly one inner element") ||
+		e.Error() != "tool block at byte 4: "+e.Reason {
+		t.Fatalf("logged %+v", e)
+	}
+}
