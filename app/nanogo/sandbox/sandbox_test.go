@@ -19,6 +19,7 @@ func TestRun_PrintsWhatTheProgramPrints(t *testing.T) {
 		{"bare statement", "fmt.Println(2 + 2)", "4\n"},
 		{"full program", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfor i := 1; i <= 3; i++ {\n\t\tfmt.Print(i, \" \")\n\t}\n\tfmt.Println()\n}\n", "1 2 3 \n"},
 		{"hoisted function and method", "type P struct{ X int }\nfunc (p P) String() string { return fmt.Sprintf(\"P(%d)\", p.X) }\nfunc sq(x int) int { return x * x }\nfmt.Println(P{sq(3)})", "P(9)\n"},
+		{"memoised recursion with a leading var", "var memo = map[int]int{}\nfunc fib(n int) int {\n\tif n < 2 { return n }\n\tif v, ok := memo[n]; ok { return v }\n\tmemo[n] = fib(n-1) + fib(n-2)\n\treturn memo[n]\n}\nfmt.Println(fib(80))", "23416728348467685\n"},
 		{"builtin println goes to stdout", "println(\"hi\", 3)", "hi 3\n"},
 		{"strings strconv and sort", "s := strings.Fields(\"3 1 2\")\nvar n []int\nfor _, f := range s { v, _ := strconv.Atoi(f); n = append(n, v) }\nsort.Ints(n)\nfmt.Println(n)", "[1 2 3]\n"},
 		{"generic slices package", "fmt.Println(slices.Contains([]int{1, 2}, 2), slices.Index([]string{\"a\", \"b\"}, \"b\"))", "true 1\n"},

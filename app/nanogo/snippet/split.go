@@ -32,7 +32,8 @@ type layout struct {
 
 // split scans src once. Declarations that Go only allows at package level
 // (imports, named funcs, methods, types, so their methods work) are
-// hoisted; everything else becomes the body of func main. Scanner errors are
+// hoisted, and so are vars and consts that come before the first statement;
+// everything else becomes the body of func main. Scanner errors are
 // ignored here: the parser reports them later with proper positions.
 func split(src string) layout {
 	type tok struct {
@@ -64,6 +65,7 @@ func split(src string) layout {
 		kinds[i] = t.tok
 	}
 	var out layout
+	sawStmt := false
 	for i := 0; i < len(toks); {
 		// i is at the start of a top-level statement or declaration.
 		seg := segment{kind: segStmt, start: toks[i].off, end: len(src)}
@@ -78,6 +80,16 @@ func split(src string) layout {
 			} else if isMethod(kinds[i+1:]) {
 				seg.kind = segDecl
 			}
+		case token.VAR, token.CONST:
+			// Before the first statement a var or const can only refer to
+			// package-level names, so it can become package-level itself,
+			// where the hoisted funcs see it (a memo table for fib).
+			if !sawStmt {
+				seg.kind = segDecl
+			}
+		}
+		if seg.kind == segStmt {
+			sawStmt = true
 		}
 		j, depth := i, 0
 	scan:
