@@ -5,8 +5,8 @@
 // the snippet to an isolated executor that can be killed: in the browser a
 // dedicated Web Worker holding its own wasm (WorkerRunner), natively a child
 // process of the same binary (ChildRunner). A runaway program therefore costs
-// at most the runner's timeout, after which the worker is terminated or the
-// process group killed. This package does not import yaegi, so the main app
+// at most the runner's timeout (plus a grace of a second or two), after
+// which the worker is terminated or the process group killed. This package does not import yaegi, so the main app
 // wasm stays free of the interpreter; the sandbox lives in nanogo/sandbox.
 package nanogo
 
@@ -20,11 +20,15 @@ import (
 	"tinyrag/app/tool"
 )
 
-// Default limits. The output bound is shared by stdout and stderr.
+// Default limits.
 const (
-	DefaultTimeout     = 10 * time.Second
-	DefaultMaxSource   = 64 << 10
-	DefaultMaxOutput   = 64 << 10
+	// DefaultTimeout bounds one program's run time.
+	DefaultTimeout = 10 * time.Second
+	// DefaultMaxSource bounds the snippet's size in bytes.
+	DefaultMaxSource = 64 << 10
+	// DefaultMaxOutput bounds stdout and stderr together, in bytes.
+	DefaultMaxOutput = 64 << 10
+	// DefaultMemoryLimit bounds the native child's committed memory.
 	DefaultMemoryLimit = 512 << 20
 )
 
@@ -91,7 +95,10 @@ type ProgramError struct {
 	Err    error
 }
 
+// Error returns the failure's message, e.g. a compile error with its line.
 func (e *ProgramError) Error() string { return e.Err.Error() }
+
+// Unwrap gives errors.Is access to the cause, e.g. ErrTimeout.
 func (e *ProgramError) Unwrap() error { return e.Err }
 
 // Tool returns the "nanogo" tool backed by r. Register it disabled unless

@@ -28,8 +28,13 @@ import (
 
 // Limits bound one run. Zero fields take the nanogo defaults.
 type Limits struct {
-	Timeout   time.Duration
+	// Timeout bounds the program's run time. In js/wasm it can only stop
+	// a program that blocks or calls into the runtime; the worker's
+	// terminate() stops busy loops.
+	Timeout time.Duration
+	// MaxSource bounds the snippet's size in bytes.
 	MaxSource int
+	// MaxOutput bounds stdout and stderr together, in bytes.
 	MaxOutput int
 }
 
