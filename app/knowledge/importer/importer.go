@@ -15,6 +15,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // Document is one imported source, ready for chunking.
@@ -148,6 +149,11 @@ func convert(name, typ string, data []byte, declared string) (Document, error) {
 	}
 	if err != nil {
 		return Document{}, err
+	}
+	if !utf8.ValidString(doc.Text) {
+		// Every converter should produce UTF-8; this keeps a converter bug
+		// from handing the index bytes it cannot tokenize.
+		doc.Text = strings.ToValidUTF8(doc.Text, "\uFFFD")
 	}
 	doc.Source = name
 	doc.Type = typ

@@ -54,8 +54,15 @@ func skipEscape(text string, i int) int {
 		}
 		return len(text) - 1
 	case '(', ')', '*', '+': // charset designation: one more byte
-		return min(i+2, len(text)-1)
-	default: // two-byte sequence such as ESC 7 or ESC M
+		if i+2 < len(text) && text[i+2] >= 0x20 && text[i+2] < 0x7f {
+			return i + 2
+		}
 		return i + 1
+	default: // two-byte sequence such as ESC 7 or ESC M
+		if c := text[i+1]; c >= 0x20 && c < 0x7f {
+			return i + 1
+		}
+		// A lone ESC before non-ASCII: drop only the ESC, never half a rune.
+		return i
 	}
 }
