@@ -1,0 +1,91 @@
+package knowledge
+
+import (
+	"html"
+	"strings"
+)
+
+const (
+	maxFragments = 3
+	fragmentLen  = 200
+)
+
+// queryTerms analyses a query with the index analyzer, so highlighting
+// matches exactly the words the search matched (stemmed, stop words out).
+func (kb *KB) queryTerms(q string) map[string]bool {
+	terms := map[string]bool{}
+	for _, t := range kb.analyzer.Analyze([]byte(q)) {
+		terms[string(t.Term)] = true
+	}
+	return terms
+}
+
+// fragments cuts up to three excerpts around matched words, HTML-escaped,
+// with the matches wrapped in <mark>. Each excerpt starts and ends at a word
+// boundary.
+func (kb *KB) fragments(text string, terms map[string]bool) []string {
+	if len(terms) == 0 {
+		return nil
+	}
+	type span struct{ start, end int }
+	var marks []span
+	for _, t := range kb.analyzer.Analyze([]byte(text)) {
+		if terms[string(t.Term)] {
+			marks = append(marks, span{t.Start, t.End})
+		}
+	}
+	var out []string
+	for i := 0; i < len(marks) && len(out) < maxFragments; {
+		from := wordStart(text, marks[i].start-fragmentLen/4)
+		to := wordEnd(text, from+fragmentLen)
+		var b strings.Builder
+		if from > 0 {
+			b.WriteString("…")
+		}
+		pos := from
+		for ; i < len(marks) && marks[i].end <= to; i++ {
+			if marks[i].start < pos {
+				continue
+			}
+			b.WriteString(html.EscapeString(text[pos:marks[i].start]))
+			b.WriteString("<mark>")
+			b.WriteString(html.EscapeString(text[marks[i].start:marks[i].end]))
+			b.WriteString("</mark>")
+			pos = marks[i].end
+		}
+		b.WriteString(html.EscapeString(text[pos:to]))
+		if to < len(text) {
+			b.WriteString("…")
+		}
+		out = append(out, strings.TrimSpace(b.String()))
+		// A mark straddling the end begins the next fragment.
+		for i < len(marks) && marks[i].start < to {
+			i++
+		}
+	}
+	return out
+}
+
+// wordStart moves i back to the start of the word it is in (or 0).
+func wordStart(s string, i int) int {
+	if i <= 0 {
+		return 0
+	}
+	for i > 0 && !isSpace(s[i-1]) {
+		i--
+	}
+	return i
+}
+
+// wordEnd moves i forward to the end of the word it is in (or len(s)).
+func wordEnd(s string, i int) int {
+	if i >= len(s) {
+		return len(s)
+	}
+	for i < len(s) && !isSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }

@@ -1,0 +1,88 @@
+package knowledge
+
+import (
+	"fmt"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// Index field names.
+const (
+	fieldTitle = "title"
+	fieldBody  = "body"
+)
+
+// analyzers maps a knowledge base language to its bleve analyzer.
+var analyzers = map[string]string{
+	"en": analyzerEN,
+	"de": analyzerDE,
+}
+
+// newMapping declares two analyzed, unstored fields. Nothing is stored and
+// no term vectors are kept: the knowledge base holds the chunk text itself
+// and highlights on its own, which keeps indexing and snapshots lean.
+func newMapping(analyzer string) *mapping.IndexMappingImpl {
+	m := bleve.NewIndexMapping()
+	m.ScoringModel = index.BM25Scoring
+	m.DefaultAnalyzer = analyzer
+	m.StoreDynamic = false
+	m.IndexDynamic = false
+	m.DocValuesDynamic = false
+	field := func() *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Analyzer = analyzer
+		f.Store = false
+		f.IncludeTermVectors = false
+		f.IncludeInAll = false
+		f.DocValues = false
+		return f
+	}
+	dm := bleve.NewDocumentStaticMapping()
+	dm.AddFieldMappingsAt(fieldTitle, field())
+	dm.AddFieldMappingsAt(fieldBody, field())
+	m.DefaultMapping = dm
+	return m
+}
+
+// openIndex creates an empty in-memory scorch index. The path "" keeps it in
+// memory; scorch indexes markedly faster than the upsidedown MemOnly store,
+// most of all in WASM. It forces tinyRAG's segment plugin (zap v17 plus
+// snapshot loading, see snapshot.go).
+func openIndex(m *mapping.IndexMappingImpl) (bleve.Index, error) {
+	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, map[string]interface{}{
+		"forceSegmentType":    segmentType,
+		"forceSegmentVersion": segmentVersion,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("knowledge: create bleve index: %w", err)
+	}
+	return idx, nil
+}
+
+// chunkDocument builds the index document of a chunk directly, skipping
+// bleve's reflection-based mapping: the fields are fixed.
+func chunkDocument(an analysis.Analyzer, title string, c *Chunk) *document.Document {
+	d := document.NewDocument(c.ID)
+	// The title bonus is per document, so only the first chunk carries the
+	// title field: less to index, and title statistics count documents.
+	if title != "" && c.N == 0 {
+		d.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(title), index.IndexField, an))
+	}
+	// The body carries the chunk's context (title and heading path) too:
+	// BM25 over one field holding everything ranks better than over the
+	// body alone; the title field adds weight on top.
+	body := c.Text
+	if c.Heading != "" {
+		body = c.Heading + "\n" + body
+	}
+	if title != "" {
+		body = title + "\n" + body
+	}
+	d.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(body), index.IndexField, an))
+	return d
+}

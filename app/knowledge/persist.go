@@ -1,0 +1,261 @@
+package knowledge
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// snapshotMagic starts a saved index; the version after it changes whenever
+// the layout or the indexing (fields, analyzers) does, so an old snapshot is
+// rebuilt from text instead of being misread.
+const (
+	snapshotMagic   = "tinyrag-index\n"
+	snapshotVersion = 1
+)
+
+// snapshotHeader describes a saved index.
+type snapshotHeader struct {
+	Language string `json:"language"`
+	// Docs maps each document in the index to its chunk count.
+	Docs     map[string]int    `json:"docs"`
+	Segments []snapshotSegment `json:"segments"`
+}
+
+type snapshotSegment struct {
+	Size    int      `json:"size"`
+	Deleted []string `json:"deleted,omitempty"`
+}
+
+// SaveIndex writes the current index to the store, so the next Load is fast.
+// AddBatch and Import call it; call it after deletions if a fast reload
+// matters (Load repairs a stale snapshot, at some cost).
+func (kb *KB) SaveIndex(ctx context.Context) error {
+	kb.writeMu.Lock()
+	defer kb.writeMu.Unlock()
+	return kb.saveIndexLocked(ctx)
+}
+
+func (kb *KB) saveIndexLocked(ctx context.Context) error {
+	if kb.cfg.Store == nil {
+		return errors.New("knowledge: no store to save the index to")
+	}
+	snap, err := kb.encodeSnapshot()
+	if err != nil {
+		return err
+	}
+	if err := kb.cfg.Store.PutIndex(ctx, snap); err != nil {
+		return fmt.Errorf("knowledge: save index snapshot (%d bytes): %w", len(snap), err)
+	}
+	return nil
+}
+
+func (kb *KB) encodeSnapshot() ([]byte, error) {
+	kb.mu.RLock()
+	h := snapshotHeader{Language: kb.cfg.Language, Docs: make(map[string]int, len(kb.docs))}
+	for id, d := range kb.docs {
+		h.Docs[id] = d.Chunks
+	}
+	segs, err := snapshotSegments(kb.idx)
+	kb.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	size := 0
+	for _, s := range segs {
+		h.Segments = append(h.Segments, snapshotSegment{Size: len(s.data), Deleted: s.deleted})
+		size += len(s.data)
+	}
+	hdr, err := json.Marshal(h)
+	if err != nil {
+		return nil, fmt.Errorf("knowledge: encode snapshot header: %w", err)
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(snapshotMagic) + 8 + len(hdr) + size)
+	buf.WriteString(snapshotMagic)
+	_ = binary.Write(&buf, binary.BigEndian, uint32(snapshotVersion))
+	_ = binary.Write(&buf, binary.BigEndian, uint32(len(hdr)))
+	buf.Write(hdr)
+	for _, s := range segs {
+		buf.Write(s.data)
+	}
+	return buf.Bytes(), nil
+}
+
+func decodeSnapshotHeader(snap []byte) (snapshotHeader, []byte, error) {
+	var h snapshotHeader
+	if !bytes.HasPrefix(snap, []byte(snapshotMagic)) || len(snap) < len(snapshotMagic)+8 {
+		return h, nil, errors.New("knowledge: saved index is not a tinyRAG index snapshot")
+	}
+	rest := snap[len(snapshotMagic):]
+	if v := binary.BigEndian.Uint32(rest); v != snapshotVersion {
+		return h, nil, fmt.Errorf("knowledge: saved index has version %d, want %d", v, snapshotVersion)
+	}
+	n := int(binary.BigEndian.Uint32(rest[4:]))
+	rest = rest[8:]
+	if n > len(rest) {
+		return h, nil, errors.New("knowledge: saved index is truncated")
+	}
+	if err := json.Unmarshal(rest[:n], &h); err != nil {
+		return h, nil, fmt.Errorf("knowledge: saved index header: %w", err)
+	}
+	return h, rest[n:], nil
+}
+
+// Load restores the knowledge base from its store: the document list, and
+// the index from the saved snapshot where it is still valid. Whatever the
+// snapshot lacks (documents stored after it was taken) is indexed again from
+// stored chunks; whatever it has too much (documents deleted since) is
+// removed. A document stored twice for one source (a crash during a
+// replacement) keeps its newest version. Chunk text is read lazily.
+func (kb *KB) Load(ctx context.Context) error {
+	if kb.cfg.Store == nil {
+		return nil
+	}
+	kb.writeMu.Lock()
+	defer kb.writeMu.Unlock()
+	docs, err := kb.cfg.Store.Documents(ctx)
+	if err != nil {
+		return fmt.Errorf("knowledge: list stored documents: %w", err)
+	}
+	// Newest version per source wins.
+	newest := map[string]Document{}
+	var stale []string
+	for _, d := range docs {
+		if o, ok := newest[d.Source]; ok {
+			if o.Added.After(d.Added) || (o.Added.Equal(d.Added) && o.ID > d.ID) {
+				stale = append(stale, d.ID)
+				continue
+			}
+			stale = append(stale, o.ID)
+		}
+		newest[d.Source] = d
+	}
+	if len(stale) > 0 {
+		if err := kb.cfg.Store.Delete(ctx, stale...); err != nil {
+			return fmt.Errorf("knowledge: drop %d superseded documents: %w", len(stale), err)
+		}
+	}
+
+	indexed, loadErr := kb.loadSnapshot(ctx)
+	kb.mu.Lock()
+	for _, d := range newest {
+		kb.nchunks += d.Chunks
+		kb.docs[d.ID] = d
+		kb.bySource[d.Source] = d.ID
+	}
+	kb.mu.Unlock()
+
+	// Reconcile the snapshot with the store.
+	b := kb.idx.NewBatch()
+	for id, n := range indexed {
+		if _, ok := kb.docs[id]; !ok {
+			for i := 0; i < n; i++ {
+				b.Delete(chunkID(id, i))
+			}
+		}
+	}
+	if b.Size() > 0 {
+		if err := kb.idx.Batch(b); err != nil {
+			return fmt.Errorf("knowledge: drop deleted documents from index: %w", err)
+		}
+	}
+	var missing []Record
+	for id, d := range kb.docs {
+		if _, ok := indexed[id]; ok {
+			continue
+		}
+		cs, err := kb.cfg.Store.Chunks(ctx, id)
+		if err != nil {
+			return fmt.Errorf("knowledge: read chunks of %q to index them: %w", d.Source, err)
+		}
+		missing = append(missing, Record{Document: d, Chunks: cs})
+	}
+	if len(missing) > 0 {
+		// The documents are already in kb.docs; index them without the
+		// unchanged-document shortcut.
+		kb.mu.Lock()
+		for _, r := range missing {
+			delete(kb.docs, r.Document.ID)
+			kb.nchunks -= r.Document.Chunks
+		}
+		kb.mu.Unlock()
+		if _, err := kb.indexRecords(ctx, missing, false, nil); err != nil {
+			return err
+		}
+	}
+	if loadErr != nil || len(missing) > 0 || len(indexed) != len(kb.docs) {
+		if err := kb.saveIndexLocked(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadSnapshot adopts the saved segments and returns which documents (with
+// their chunk counts) the index now holds in full. A missing or unusable
+// snapshot is not fatal: everything is then indexed from text.
+func (kb *KB) loadSnapshot(ctx context.Context) (map[string]int, error) {
+	snap, err := kb.cfg.Store.Index(ctx)
+	if err != nil || snap == nil {
+		return map[string]int{}, err
+	}
+	h, data, err := decodeSnapshotHeader(snap)
+	if err == nil && h.Language != kb.cfg.Language {
+		err = fmt.Errorf("knowledge: saved index is for language %q, not %q", h.Language, kb.cfg.Language)
+	}
+	if err != nil {
+		return map[string]int{}, err
+	}
+	var deleted []string
+	for _, s := range h.Segments {
+		if s.Size > len(data) {
+			err = errors.New("knowledge: saved index is truncated")
+			break
+		}
+		seg, derr := decodeSegment(data[:s.Size:s.Size])
+		if derr != nil {
+			err = derr
+			break
+		}
+		if err = adoptSegment(kb.idx, seg); err != nil {
+			break
+		}
+		data = data[s.Size:]
+		deleted = append(deleted, s.Deleted...)
+	}
+	if err != nil {
+		// Start over from an empty index rather than trust half a snapshot.
+		fresh, ferr := openIndex(kb.mapping)
+		if ferr != nil {
+			return nil, ferr
+		}
+		kb.mu.Lock()
+		old := kb.idx
+		kb.idx = fresh
+		kb.mu.Unlock()
+		old.Close()
+		return map[string]int{}, err
+	}
+	indexed := h.Docs
+	if len(deleted) > 0 {
+		// Deleting by id also hits a live copy of the same id in a later
+		// segment (a document deleted and then imported again): such
+		// documents are indexed again from their chunks.
+		b := kb.idx.NewBatch()
+		for _, id := range deleted {
+			b.Delete(id)
+			if doc, _, ok := strings.Cut(id, "#"); ok {
+				delete(indexed, doc)
+			}
+		}
+		if err := kb.idx.Batch(b); err != nil {
+			return map[string]int{}, fmt.Errorf("knowledge: replay deletions: %w", err)
+		}
+	}
+	return indexed, nil
+}

@@ -1,0 +1,412 @@
+package knowledge
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/search"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+	zap "github.com/blevesearch/zapx/v17"
+)
+
+// Why not bleve's query searchers: profiling SciFact queries (claims of a
+// dozen terms, OR semantics) showed most time in bleve's generic searcher
+// stack — disjunction heaps, per-posting DocumentMatch objects, the TopN
+// collector — not in reading postings; in WASM a query took ~20 ms of CPU.
+// rank scores term-at-a-time straight from the zap postings of each segment
+// into a dense accumulator, with bleve's own BM25 formula (the one its
+// BooleanQuery{must: match(body), should: match(title)^boost} computes:
+// idf² weighting, √tf, average length from the field dictionary, coord),
+// so rankings stay what bleve would give, several times faster.
+
+// accum holds per-query scratch space, reused through a pool.
+type accum struct {
+	body    []float64 // by global doc number (chunk)
+	title   []float64 // by global doc number (first chunks only)
+	field   []float64
+	matched []uint16
+	ftouch  []uint32 // doc numbers touched in the current field
+
+	// By document ordinal: best and runner-up chunk body scores and their
+	// chunk numbers, and the title bonus.
+	best, second, bonus []float64
+	bestN, secondN      []int32
+	seen                []bool
+	dtouch              []int32
+}
+
+var accumPool = sync.Pool{New: func() any { return new(accum) }}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// reset sizes the arrays; they are all zero between queries (clear).
+func (a *accum) reset(chunks, docs int) {
+	a.body = grow(a.body, chunks)
+	a.title = grow(a.title, chunks)
+	a.field = grow(a.field, chunks)
+	a.matched = grow(a.matched, chunks)
+	a.best = grow(a.best, docs)
+	a.second = grow(a.second, docs)
+	a.bonus = grow(a.bonus, docs)
+	a.bestN = grow(a.bestN, docs)
+	a.secondN = grow(a.secondN, docs)
+	a.seen = grow(a.seen, docs)
+}
+
+// clear zeroes what a query touched, even one that stopped half-way.
+func (a *accum) clear() {
+	clear(a.body)
+	clear(a.title)
+	for _, n := range a.ftouch {
+		a.field[n], a.matched[n] = 0, 0
+	}
+	a.ftouch = a.ftouch[:0]
+	for _, o := range a.dtouch {
+		a.best[o], a.second[o], a.bonus[o], a.seen[o] = 0, 0, 0, false
+	}
+	a.dtouch = a.dtouch[:0]
+}
+
+// queryTokens analyses q, counting repeated terms, as bleve's match query
+// does (each token is one clause).
+func (kb *KB) queryTokens(q string) (terms []string, mult []int, clauses int) {
+	seen := map[string]int{}
+	for _, t := range kb.analyzer.Analyze([]byte(q)) {
+		s := string(t.Term)
+		if i, ok := seen[s]; ok {
+			mult[i]++
+		} else {
+			seen[s] = len(terms)
+			terms = append(terms, s)
+			mult = append(mult, 1)
+		}
+		clauses++
+	}
+	return terms, mult, clauses
+}
+
+// sqrtTF caches √tf for small term frequencies, as bleve does.
+var sqrtTF = func() (t [64]float64) {
+	for i := range t {
+		t[i] = math.Sqrt(float64(i))
+	}
+	return t
+}()
+
+// rank returns the best k documents for q, best first, each with its best
+// chunk.
+func (kb *KB) rank(ctx context.Context, idx bleve.Index, q string, k int) ([]rankedDoc, error) {
+	terms, mult, clauses := kb.queryTokens(q)
+	if clauses == 0 {
+		return nil, nil
+	}
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("knowledge: reach scorch index: %w", err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("knowledge: open index reader: %w", err)
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, fmt.Errorf("knowledge: index reader is %T, not a scorch snapshot", r)
+	}
+	segs := snap.Segments()
+	offsets := make([]uint64, len(segs)+1)
+	live := make([]segment.Segment, len(segs))
+	for i, ss := range segs {
+		live[i] = ss.Segment()
+		offsets[i+1] = offsets[i] + ss.Segment().Count()
+	}
+	total := offsets[len(segs)]
+	docCount, _ := snap.DocCount()
+	if docCount == 0 {
+		return nil, nil
+	}
+	kb.forgetSegments(live)
+	infos := make([]*segInfo, len(segs))
+	for i := range segs {
+		if infos[i], err = kb.segmentInfo(live[i]); err != nil {
+			return nil, err
+		}
+	}
+	ords := kb.ordinalDocs()
+
+	a := accumPool.Get().(*accum)
+	defer accumPool.Put(a)
+	a.reset(int(total), len(ords))
+	defer a.clear()
+
+	fields := []struct {
+		name  string
+		boost float64
+		into  []float64
+	}{{fieldBody, 1, a.body}, {fieldTitle, kb.cfg.TitleBoost, a.title}}
+	lists := make([]segment.PostingsList, len(segs))
+	dicts := make([]segment.TermDictionary, len(segs))
+	var it segment.PostingsIterator
+	k1, b := search.BM25_k1, search.BM25_b
+	var lenNorm [512]float64 // k1·(1−b+b·len/avg) by field length, lazily
+	for _, f := range fields {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		card, err := snap.FieldCardinality(f.name)
+		if err != nil {
+			return nil, fmt.Errorf("knowledge: field statistics: %w", err)
+		}
+		avgLen := math.Ceil(float64(card) / float64(docCount))
+		if avgLen <= 0 {
+			continue
+		}
+		clear(lenNorm[:])
+		for i := range segs {
+			if dicts[i], err = live[i].Dictionary(f.name); err != nil {
+				return nil, fmt.Errorf("knowledge: open dictionary: %w", err)
+			}
+		}
+		for ti, term := range terms {
+			var df uint64
+			for i, ss := range segs {
+				pl, err := dicts[i].PostingsList([]byte(term), ss.Deleted(), lists[i])
+				if err != nil {
+					return nil, fmt.Errorf("knowledge: read postings: %w", err)
+				}
+				lists[i] = pl
+				if pl != nil {
+					df += pl.Count()
+				}
+			}
+			if df == 0 {
+				continue
+			}
+			// bleve weighs each term query by its queryWeight (boost·idf,
+			// times a per-query constant), hence idf².
+			idf := math.Log(1 + (float64(docCount)-float64(df)+0.5)/(float64(df)+0.5))
+			w := f.boost * idf * idf * float64(mult[ti])
+			m := uint16(mult[ti])
+			for i := range segs {
+				if lists[i] == nil || lists[i].Count() == 0 {
+					continue
+				}
+				it = lists[i].Iterator(true, true, false, it)
+				off := offsets[i]
+				for {
+					p, err := it.Next()
+					if err != nil {
+						return nil, fmt.Errorf("knowledge: read postings: %w", err)
+					}
+					if p == nil {
+						break
+					}
+					var tf float64
+					if fr := p.Frequency(); fr < uint64(len(sqrtTF)) {
+						tf = sqrtTF[fr]
+					} else {
+						tf = math.Sqrt(float64(fr))
+					}
+					// zap keeps the field length as the bits of its norm.
+					var fieldLen uint64
+					if zp, ok := p.(*zap.Posting); ok {
+						fieldLen = zp.NormUint64()
+					} else {
+						nv := p.Norm()
+						fieldLen = uint64(math.Round(1 / (nv * nv)))
+					}
+					var ln float64
+					if fieldLen < uint64(len(lenNorm)) {
+						if ln = lenNorm[fieldLen]; ln == 0 {
+							ln = k1 * (1 - b + b*float64(fieldLen)/avgLen)
+							lenNorm[fieldLen] = ln
+						}
+					} else {
+						ln = k1 * (1 - b + b*float64(fieldLen)/avgLen)
+					}
+					n := uint32(off + p.Number())
+					if a.matched[n] == 0 {
+						a.ftouch = append(a.ftouch, n)
+					}
+					a.field[n] += w * tf * k1 / (tf + ln)
+					a.matched[n] += m
+				}
+			}
+		}
+		// A field's score is scaled by the share of query clauses it
+		// matched (bleve's coord factor).
+		for _, n := range a.ftouch {
+			f.into[n] = a.field[n] * float64(a.matched[n]) / float64(clauses)
+			a.field[n], a.matched[n] = 0, 0
+		}
+		a.ftouch = a.ftouch[:0]
+	}
+
+	// A document ranks by its best chunk's body score plus its title
+	// bonus (the title is indexed with the first chunk only).
+	for i := range segs {
+		info := infos[i]
+		for g := offsets[i]; g < offsets[i+1]; g++ {
+			sc, tb := a.body[g], a.title[g]
+			if sc == 0 && tb == 0 {
+				continue
+			}
+			local := g - offsets[i]
+			o, n := info.ord[local], info.n[local]
+			if !a.seen[o] {
+				a.seen[o] = true
+				a.dtouch = append(a.dtouch, o)
+			}
+			a.bonus[o] += tb
+			switch {
+			case sc == 0:
+			case sc > a.best[o]:
+				a.second[o], a.secondN[o] = a.best[o], a.bestN[o]
+				a.best[o], a.bestN[o] = sc, n
+			case sc > a.second[o]:
+				a.second[o], a.secondN[o] = sc, n
+			}
+		}
+	}
+	h := &minHeap{}
+	for _, o := range a.dtouch {
+		sc := a.best[o] + a.bonus[o]
+		if h.Len() < k {
+			heap.Push(h, hnode{uint32(o), sc})
+		} else if sc > (*h)[0].score || (sc == (*h)[0].score && uint32(o) < (*h)[0].n) {
+			(*h)[0] = hnode{uint32(o), sc}
+			heap.Fix(h, 0)
+		}
+	}
+	out := make([]rankedDoc, h.Len())
+	for i := len(out) - 1; i >= 0; i-- {
+		top := heap.Pop(h).(hnode)
+		o := top.n
+		r := rankedDoc{docID: ords[o], chunk: int(a.bestN[o]), score: top.score, neighbour: -1}
+		if a.second[o] > 0 && (a.secondN[o] == a.bestN[o]-1 || a.secondN[o] == a.bestN[o]+1) {
+			r.neighbour = int(a.secondN[o])
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// rankedDoc is a document ranked by its best chunk.
+type rankedDoc struct {
+	docID string
+	chunk int
+	score float64
+	// neighbour is the number of the document's runner-up chunk when it
+	// sits right beside the best one, else -1.
+	neighbour int
+}
+
+// segInfo maps a segment's doc numbers to chunks: the document's ordinal
+// (a dense per-KB number, for array-indexed bookkeeping) and the chunk's
+// number. Reading stored ids for every ranked chunk of every query would
+// cost more than the scoring; segments are immutable, so this never goes
+// stale.
+type segInfo struct {
+	ord []int32
+	n   []int32
+}
+
+func (kb *KB) segmentInfo(seg segment.Segment) (*segInfo, error) {
+	kb.ordMu.Lock()
+	defer kb.ordMu.Unlock()
+	if info, ok := kb.segInfos[seg]; ok {
+		return info, nil
+	}
+	count := seg.Count()
+	info := &segInfo{ord: make([]int32, count), n: make([]int32, count)}
+	for i := uint64(0); i < count; i++ {
+		id, err := seg.DocID(i)
+		if err != nil {
+			return nil, fmt.Errorf("knowledge: read chunk id: %w", err)
+		}
+		doc, num, _ := strings.Cut(string(id), "#")
+		n, _ := strconv.Atoi(num)
+		o, ok := kb.ordinals[doc]
+		if !ok {
+			o = int32(len(kb.ordDocs))
+			kb.ordinals[doc] = o
+			kb.ordDocs = append(kb.ordDocs, doc)
+		}
+		info.ord[i], info.n[i] = o, int32(n)
+	}
+	kb.segInfos[seg] = info
+	return info, nil
+}
+
+func (kb *KB) ordinalDocs() []string {
+	kb.ordMu.Lock()
+	defer kb.ordMu.Unlock()
+	return kb.ordDocs
+}
+
+// forgetSegments drops the segment infos of segments no longer in idx.
+func (kb *KB) forgetSegments(live []segment.Segment) {
+	kb.ordMu.Lock()
+	defer kb.ordMu.Unlock()
+	if len(kb.segInfos) <= len(live) {
+		return
+	}
+	keep := make(map[segment.Segment]*segInfo, len(live))
+	for _, s := range live {
+		if info, ok := kb.segInfos[s]; ok {
+			keep[s] = info
+		}
+	}
+	kb.segInfos = keep
+}
+
+// segOf finds the segment holding global doc number n.
+func segOf(offsets []uint64, n uint64) int {
+	lo, hi := 0, len(offsets)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if offsets[mid] <= n {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+type hnode struct {
+	n     uint32
+	score float64
+}
+
+// minHeap keeps the weakest of the best at the top; among equal scores the
+// later document is weaker, so ties break by index order.
+type minHeap []hnode
+
+func (h minHeap) Len() int { return len(h) }
+func (h minHeap) Less(i, j int) bool {
+	if h[i].score != h[j].score {
+		return h[i].score < h[j].score
+	}
+	return h[i].n > h[j].n
+}
+func (h minHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)   { *h = append(*h, x.(hnode)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
