@@ -2,6 +2,11 @@
 // readable text for the knowledge base. It knows nothing about indexing or
 // chunking: it hands back Documents and the caller decides where they go.
 //
+// Entry points: Import and ImportReader for one file's bytes (the browser's
+// file picker and drag and drop), ImportPath for a file or folder on disk
+// (the CLI's --kb), FromFetched for a body from the URL fetch proxy, and
+// Skipped to apply the folder rules to a browser folder upload.
+//
 // Every entry point is bounded (input size, extracted text size, folder file
 // count and total bytes) and linear in its input, because imports run in the
 // browser on whatever a user drops in.

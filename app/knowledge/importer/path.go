@@ -16,7 +16,8 @@ import (
 type Options struct {
 	// MaxFileBytes skips (and reports) files larger than this. Default DefaultLimit.
 	MaxFileBytes int64
-	// MaxTotalBytes stops the import once this many bytes were read. Default 256 MiB.
+	// MaxTotalBytes stops the import before a file that would take the bytes
+	// read past this. Default 256 MiB.
 	MaxTotalBytes int64
 	// MaxFiles stops the import after this many files. Default 10,000.
 	MaxFiles int
@@ -37,8 +38,11 @@ var ErrSymlinkLoop = errors.New("symlink loop: folder already imported")
 
 // FileError is a per-file failure from ImportPath. The import goes on.
 type FileError struct {
+	// Path is the file or folder as reached from the root (root joined with
+	// the relative path), the same form Document.Source takes.
 	Path string
-	Err  error
+	// Err says why; it wraps the package's sentinel errors.
+	Err error
 }
 
 // Error names the path once, even when Err already starts with it.
