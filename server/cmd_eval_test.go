@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeBEIR writes a tiny BEIR collection and returns the eval flags for it.
+func writeBEIR(t *testing.T) []string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"corpus.jsonl": `{"_id":"d1","title":"Penguins","text":"Penguins live in the southern hemisphere and cannot fly."}
+{"_id":"d2","title":"Camels","text":"Camels store fat in their humps and cross deserts."}
+{"_id":"d3","title":"Owls","text":"Owls hunt at night with silent flight."}
+`,
+		"queries.jsonl": `{"_id":"q1","text":"southern penguins"}
+{"_id":"q2","text":"camels crossing the desert"}
+`,
+		"qrels.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return []string{
+		"--corpus", filepath.Join(dir, "corpus.jsonl"),
+		"--queries", filepath.Join(dir, "queries.jsonl"),
+		"--qrels", filepath.Join(dir, "qrels.tsv"),
+	}
+}
+
+func TestEval_PrintsQualityAndSpeed(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := evalMain(context.Background(), writeBEIR(t), &out, &errOut); err != nil {
+		t.Fatalf("eval: %v\n%s", err, errOut.String())
+	}
+	for _, want := range []string{
+		"documents indexed:  3 in ",
+		"queries evaluated:  2\n",
+		"nDCG@10:            1.0000\n",
+		"Recall@100:         1.0000\n",
+		"query latency:      p50 ",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestEval_BadInvocationsFailClearly(t *testing.T) {
+	good := writeBEIR(t)
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantMsg  string
+	}{
+		{"missing flags", []string{"--corpus", good[1]}, 2, "required"},
+		{"missing file", append(append([]string{}, good[:4]...), "--qrels", "/nonexistent/qrels.tsv"), 1, "nonexistent"},
+		{"unknown language", append(append([]string{}, good...), "--lang", "tlh"), 1, "unsupported language"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := evalMain(context.Background(), tt.args, &out, &errOut)
+			if err == nil || !strings.Contains(err.Error(), tt.wantMsg) {
+				t.Fatalf("got %v, want an error mentioning %q", err, tt.wantMsg)
+			}
+			code := 1
+			var ee *exitError
+			if errors.As(err, &ee) {
+				code = ee.code
+			}
+			if code != tt.wantCode {
+				t.Errorf("exit code %d, want %d", code, tt.wantCode)
+			}
+		})
+	}
+}
