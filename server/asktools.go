@@ -3,9 +3,13 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"strings"
 
 	"tinyrag/app/calc"
+	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/importer"
 	"tinyrag/app/tool"
 )
 
@@ -27,8 +31,12 @@ func askRegistry(ctx context.Context, o askOptions) (*tool.Registry, tool.Retrie
 
 	var kb tool.Retriever
 	if len(o.kb) > 0 {
-		// The knowledge package (app/knowledge) is not in the tree yet.
-		return nil, nil, errors.New("--kb: knowledge base not available yet")
+		k, err := loadKB(ctx, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		reg.Register(knowledge.NewTool(k))
+		kb = k
 	}
 
 	// Switches for tools registered above (or by their packages later);
@@ -40,4 +48,38 @@ func askRegistry(ctx context.Context, o askOptions) (*tool.Registry, tool.Retrie
 		}
 	}
 	return reg, kb, nil
+}
+
+// loadKB imports every --kb path into an in-memory knowledge base. Files
+// that cannot be imported are reported and skipped; a path that cannot be
+// read at all, or no documents at all, is an error.
+func loadKB(ctx context.Context, o askOptions) (*knowledge.KB, error) {
+	kb, err := knowledge.New(knowledge.Config{})
+	if err != nil {
+		return nil, fmt.Errorf("creating the knowledge base: %w", err)
+	}
+	var inputs []knowledge.Input
+	for _, p := range o.kb {
+		docs, fileErrs, err := importer.ImportPath(ctx, p, importer.Options{})
+		for _, fe := range fileErrs {
+			fmt.Fprintf(o.stderr, "--kb: skipped %v\n", fe)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--kb %s: %w", p, err)
+		}
+		for _, d := range docs {
+			if strings.TrimSpace(d.Text) == "" {
+				continue
+			}
+			inputs = append(inputs, knowledge.Input{Title: d.Title, Source: d.Source, Type: d.Type, Text: d.Text})
+		}
+	}
+	if len(inputs) == 0 {
+		return nil, errors.New("--kb: no importable documents in " + strings.Join(o.kb, ", "))
+	}
+	if _, err := kb.AddBatch(ctx, inputs, nil); err != nil {
+		return nil, fmt.Errorf("--kb: indexing: %w", err)
+	}
+	fmt.Fprintf(o.stderr, "--kb: %d documents indexed\n", len(inputs))
+	return kb, nil
 }

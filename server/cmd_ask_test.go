@@ -471,6 +471,7 @@ func TestAsk_BadCommandLinesAreRefused(t *testing.T) {
 		{[]string{"--tool-timeout", "0s", "q"}, "--tool-timeout must be positive"},
 		{[]string{"--llm", "ftp://x", "q"}, "http:// or https://"},
 		{[]string{"--no-such-flag", "q"}, "not defined"},
+		{[]string{"--kb", "testdata/ask/does-not-exist", "--model", "m", "--llm", "http://127.0.0.1:9/v1", "q"}, "--kb testdata/ask/does-not-exist"},
 	}
 	for _, tt := range tests {
 		err := askCommand(context.Background(), tt.args, &bytes.Buffer{}, &bytes.Buffer{}, env())
@@ -487,6 +488,24 @@ func TestAsk_FlagsAfterTheQuestionCount(t *testing.T) {
 	}
 	if o.question != "how much is it?" || o.cfg.MaxContinuations != 1 || !o.json || len(o.kb) != 2 || !o.allowNanogo || !o.noWeb || o.llmURL != defaultLLMURL {
 		t.Fatalf("options %+v", o)
+	}
+}
+
+func TestAsk_KnowledgeBaseGivesContextAndTheRagTool(t *testing.T) {
+	s, srv := newScriptedLLM(t, 4, "Within 30 days [1].")
+	evs, stderr, err := runAskJSON(t, s, srv, "--kb", "testdata/ask/kb", "What is the return policy for refunds?")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if evs[0].Mode != "retrieval_answer" {
+		t.Fatalf("route %+v", evs[0])
+	}
+	sys := s.requests()[0].Messages[0].Content
+	if !strings.Contains(sys, "[1] ") || !strings.Contains(sys, "within 30 days of delivery") || !strings.Contains(sys, `<tool name="rag_knowledge">`) {
+		t.Fatalf("system prompt lacks the knowledge context or tool:\n%s", sys)
+	}
+	if !strings.Contains(stderr, "2 documents indexed") {
+		t.Fatalf("stderr %q", stderr)
 	}
 }
 
