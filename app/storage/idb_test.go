@@ -20,7 +20,9 @@ func hasIndexedDB(t *testing.T) {
 	}
 }
 
-func dbName(t *testing.T) string { return fmt.Sprintf("tinyrag-test-%s-%d", t.Name(), time.Now().UnixNano()) }
+func dbName(t *testing.T) string {
+	return fmt.Sprintf("tinyrag-test-%s-%d", t.Name(), time.Now().UnixNano())
+}
 
 func TestIndexedDB_KeepsTheStoreContract(t *testing.T) {
 	hasIndexedDB(t)
