@@ -1,27 +1,177 @@
 // Package ui is tinyRAG's browser user interface: go-app components, one
 // file per concept. Components hold only view state; the engine, knowledge
-// base and storage they drive live in their own packages.
+// base and storage they drive live in their own packages, reached through
+// a Runtime.
 package ui
 
 import (
-	"strings"
+	"context"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/chats"
+	"tinyrag/app/knowledge"
 )
 
 // InputID is the DOM id of the chat input; tests and keyboard shortcuts
 // rely on it.
 const InputID = "chat-input"
 
-// Shell is the root component: the sidebar with chats and knowledge, and the
-// conversation with its composer.
+// Views of the main area.
+const (
+	viewChat     = "chat"
+	viewSettings = "settings"
+)
+
+// llmState is what the app knows about reaching the model.
+type llmState int
+
+const (
+	llmUnknown llmState = iota
+	llmOK
+	llmDown
+)
+
+// Shell is the root component: the sidebar with chats and knowledge, and
+// the conversation with its composer, or the settings.
 type Shell struct {
 	app.Compo
 
+	rt       *Runtime
+	settings Settings
+	ready    bool // runtime loaded (browser only)
+	loadErr  string
+
+	view    string
 	tab     string // "chats" or "knowledge"
 	navOpen bool
 	draft   string
+
+	chat      *chats.Chat
+	chatQuery string
+	renaming  string // id of the chat being renamed
+	renameTo  string
+
+	llm       llmState
+	llmErr    string
+	models    []string
+	testing   bool
+	testMsg   string
+	testOK    bool
+	busy      bool
+	cancel    context.CancelFunc
+	citation  *chats.Citation
+	copiedIdx int // message index whose answer was just copied, -1 none
+	notice    string
+
+	kn knowledgeView
+
+	// ctx is the Shell's own context. Long work dispatches through it:
+	// a handler's context belongs to the element clicked, and go-app drops
+	// dispatches to elements that are gone (a button replaced by another).
+	ctx app.Context
 }
+
+// OnMount loads settings, chats and the knowledge base, and checks the LLM.
+// It runs in the browser only: the server's prerender shows the empty app.
+func (s *Shell) OnMount(ctx app.Context) {
+	if app.IsServer {
+		return
+	}
+	s.copiedIdx = -1
+	s.ctx = ctx
+	var st Settings
+	if err := ctx.LocalStorage().Get(SettingsKey, &st); err != nil || st.Theme == "" {
+		st = DefaultSettings()
+	}
+	s.settings = st.Normalized()
+	applyTheme(s.settings)
+	origin := app.Window().URL()
+	origin.Path, origin.RawQuery, origin.Fragment = "", "", ""
+	ctx.Async(func() {
+		rt, warn := openRuntime(context.Background(), origin.String())
+		ctx.Dispatch(func(ctx app.Context) {
+			s.rt = rt
+			s.ready = true
+			s.loadErr = warn
+			s.chat = rt.History.New()
+			s.kn.refresh(rt)
+		})
+		s.checkLLM(ctx)
+	})
+}
+
+// openRuntime opens the stores; a store that cannot be opened is replaced
+// by memory and reported, so the app still works for this visit.
+func openRuntime(ctx context.Context, origin string) (*Runtime, string) {
+	warn := ""
+	var cs chats.Store = chats.NewMemStore()
+	if OpenChatStore != nil {
+		if st, err := OpenChatStore(ctx); err == nil {
+			cs = st
+		} else {
+			warn = err.Error()
+		}
+	}
+	h := chats.NewHistory(cs, nil)
+	if err := h.Load(ctx); err != nil {
+		warn = err.Error()
+	}
+	cfg := knowledge.Config{}
+	if OpenKnowledgeStore != nil {
+		if st, err := OpenKnowledgeStore(ctx); err == nil {
+			cfg.Store = st
+		} else {
+			warn = err.Error()
+		}
+	}
+	kb, err := knowledge.Open(ctx, cfg)
+	if err != nil {
+		warn = err.Error()
+		cfg.Store = nil
+		kb, _ = knowledge.New(cfg)
+	}
+	return &Runtime{KB: kb, History: h, Origin: origin}, warn
+}
+
+// checkLLM lists the endpoint's models: success means a model is
+// reachable; failure switches to answers from the knowledge base. It runs
+// off the UI goroutine.
+func (s *Shell) checkLLM(ctx app.Context) {
+	var st Settings
+	var rt *Runtime
+	done := make(chan struct{})
+	ctx.Dispatch(func(app.Context) { st, rt = s.settings, s.rt; close(done) })
+	<-done
+	if rt == nil {
+		return
+	}
+	c, cancel := context.WithTimeout(context.Background(), 6*time.Second)
+	defer cancel()
+	models, err := rt.Chatter(st).Models(c)
+	ctx.Dispatch(func(ctx app.Context) {
+		s.testing = false
+		if err != nil {
+			s.llm, s.llmErr, s.models = llmDown, err.Error(), nil
+			s.testOK, s.testMsg = false, err.Error()
+			return
+		}
+		s.llm, s.llmErr, s.models = llmOK, "", models
+		s.testOK, s.testMsg = true, sprintf(T(s.settings.Lang, "conn_ok"), len(models))
+	})
+}
+
+// saveSettings normalizes, applies and persists the settings.
+func (s *Shell) saveSettings(ctx app.Context) {
+	s.settings = s.settings.Normalized()
+	applyTheme(s.settings)
+	if err := ctx.LocalStorage().Set(SettingsKey, s.settings); err != nil {
+		s.notice = "settings could not be saved: " + err.Error()
+	}
+}
+
+func (s *Shell) lang() string { return s.settings.Lang }
 
 // Render implements app.Composer.
 func (s *Shell) Render() app.UI {
@@ -29,109 +179,21 @@ func (s *Shell) Render() app.UI {
 	if s.navOpen {
 		cls += " nav-open"
 	}
-	return app.Div().Class(cls).Body(
-		s.renderSidebar(),
-		app.Main().Class("main").Aria("label", "Conversation").Body(
-			s.renderTopbar(),
-			app.Div().Class("messages").ID("messages").Body(
-				s.renderWelcome(),
-			),
-			s.renderComposer(),
-		),
-	)
-}
-
-func (s *Shell) renderSidebar() app.UI {
-	tab := s.tab
-	if tab == "" {
-		tab = "chats"
-	}
-	tabButton := func(id, label string) app.UI {
-		return app.Button().Class("side-tab").Type("button").
-			Aria("selected", tab == id).Attr("role", "tab").ID("tab-"+id).
-			Text(label).
-			OnClick(func(ctx app.Context, e app.Event) { s.tab = id })
-	}
-	var panel app.UI
-	if tab == "knowledge" {
-		panel = app.Div().Class("side-panel").Attr("role", "tabpanel").ID("panel-knowledge").Body(
-			app.Div().Class("side-section-title").Text("Sources"),
-			app.P().Class("empty-hint").Text("No documents yet. Import files, folders, a URL or a Wikipedia article to chat with them."),
-		)
+	var main app.UI
+	if s.view == viewSettings {
+		main = s.renderSettings()
 	} else {
-		panel = app.Div().Class("side-panel").Attr("role", "tabpanel").ID("panel-chats").Body(
-			app.Div().Class("side-section-title").Text("Recent"),
-			app.P().Class("empty-hint").Text("Your conversations appear here. They stay in this browser."),
+		main = app.Main().Class("main").Aria("label", T(s.lang(), "conversation")).Body(
+			s.renderTopbar(),
+			s.renderMessages(),
+			s.renderComposer(),
 		)
 	}
-	return app.Aside().Class("sidebar").Aria("label", "Chats and knowledge").Body(
-		app.Div().Class("brand").Body(
-			app.Img().Src("/web/icons/icon.svg").Alt(""),
-			app.Span().Text("tinyRAG"),
-			app.Small().Text("local-first"),
-		),
-		app.Button().Class("new-chat").Type("button").Body(
-			app.Span().Aria("hidden", true).Text("+"),
-			app.Span().Text("New chat"),
-		),
-		app.Div().Class("side-tabs").Attr("role", "tablist").Body(
-			tabButton("chats", "Chats"),
-			tabButton("knowledge", "Knowledge"),
-		),
-		panel,
-		app.Div().Class("side-footer").Body(
-			app.Button().Class("icon-btn").Type("button").Aria("label", "Settings").Text("⚙ Settings"),
-		),
-	)
-}
-
-func (s *Shell) renderTopbar() app.UI {
-	return app.Header().Class("topbar").Body(
-		app.Button().Class("icon-btn menu-btn").Type("button").Aria("label", "Open menu").Text("☰").
-			OnClick(func(ctx app.Context, e app.Event) { s.navOpen = !s.navOpen }),
-		app.H1().Text("New chat"),
-		app.Span().Class("model-pill").Body(
-			app.Span().Class("dot"),
-			app.Span().Text("No model selected"),
-		),
-	)
-}
-
-func (s *Shell) renderWelcome() app.UI {
-	suggestion := func(title, sub string) app.UI {
-		return app.Button().Class("suggestion").Type("button").Body(
-			app.Strong().Text(title),
-			app.Span().Text(sub),
-		).OnClick(func(ctx app.Context, e app.Event) { s.draft = title + " " + sub })
-	}
-	return app.Div().Class("welcome").Body(
-		app.Img().Src("/web/icons/icon.svg").Alt(""),
-		app.H2().Text("Ask your documents anything"),
-		app.P().Text("tinyRAG searches your knowledge base right here in the browser, calls tools when it needs them, and cites its sources."),
-		app.Div().Class("suggestions").Body(
-			suggestion("Summarize", "the documents I imported"),
-			suggestion("Calculate", "3 * (17 + 5) / 2"),
-			suggestion("Look up", "Retrieval-augmented generation on Wikipedia"),
-			suggestion("Compare", "two sources in my knowledge base"),
-		),
-	)
-}
-
-func (s *Shell) renderComposer() app.UI {
-	return app.Div().Class("composer-wrap").Body(
-		app.Form().Class("composer").Attr("role", "search").Aria("label", "Ask a question").
-			OnSubmit(func(ctx app.Context, e app.Event) { e.PreventDefault() }).
-			Body(
-				app.Label().For(InputID).Class("sr-only").Text("Message"),
-				app.Textarea().ID(InputID).Rows(1).
-					Placeholder("Ask anything — Enter to send, Shift+Enter for a new line").
-					Text(s.draft).
-					OnInput(func(ctx app.Context, e app.Event) {
-						s.draft = ctx.JSSrc().Get("value").String()
-					}),
-				app.Button().Class("send-btn").Type("submit").Aria("label", "Send").
-					Disabled(strings.TrimSpace(s.draft) == "").Text("➤"),
-			),
-		app.P().Class("composer-hint").Text("Answers can be wrong. Your documents never leave this browser."),
+	// data-ready and data-llm let tests (and styles) see the app's state.
+	return app.Div().Class(cls).ID("shell").Attr("data-ready", sprintf("%t", s.ready)).Attr("data-llm", [...]string{"unknown", "ok", "down"}[s.llm]).Body(
+		s.renderSidebar(),
+		app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { s.navOpen = false }),
+		main,
+		app.If(s.citation != nil, func() app.UI { return s.renderCitation() }),
 	)
 }

@@ -1,0 +1,51 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The helpers below touch the page. go-app's JS values are no-ops outside
+// the browser, so they are safe to call from code the server prerenders,
+// but they only do something in the browser.
+
+// applyTheme sets the theme and language on <html>, where the stylesheet
+// and screen readers look for them.
+func applyTheme(s Settings) {
+	root := app.Window().Get("document").Get("documentElement")
+	root.Call("setAttribute", "data-theme", s.Theme)
+	root.Call("setAttribute", "lang", s.Lang)
+}
+
+// copyText puts text on the clipboard.
+func copyText(text string) {
+	cb := app.Window().Get("navigator").Get("clipboard")
+	if cb.Truthy() {
+		cb.Call("writeText", text)
+	}
+}
+
+// stickToBottom scrolls the message list to the end when the reader was
+// already near it, so a streaming answer stays in view without yanking a
+// reader who scrolled up.
+func stickToBottom(force bool) {
+	el := app.Window().GetElementByID("messages")
+	if !el.Truthy() {
+		return
+	}
+	gap := el.Get("scrollHeight").Int() - el.Get("scrollTop").Int() - el.Get("clientHeight").Int()
+	if force || gap < 160 {
+		el.Set("scrollTop", el.Get("scrollHeight").Int())
+	}
+}
+
+// focusByID moves keyboard focus to an element.
+func focusByID(id string) {
+	el := app.Window().GetElementByID(id)
+	if el.Truthy() {
+		el.Call("focus")
+	}
+}
+
+func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// fileData is one file the user handed over, read into memory.
+type fileData struct {
+	Name string // path inside a dropped or picked folder, else the name
+	Data []byte
+	Err  string
+}
+
+// maxPickedFiles bounds one import so a dropped home folder cannot freeze
+// the page; the importer bounds each file's size.
+const maxPickedFiles = 2000
+
+// readFileList reads a FileList (from <input type=file>). It waits for
+// the browser's callbacks, so it must run off the UI goroutine.
+func readFileList(list app.Value) []fileData {
+	n := list.Length()
+	out := make([]fileData, 0, n)
+	for i := 0; i < n && i < maxPickedFiles; i++ {
+		f := list.Index(i)
+		name := f.Get("webkitRelativePath").String()
+		if name == "" || f.Get("webkitRelativePath").IsUndefined() {
+			name = f.Get("name").String()
+		}
+		out = append(out, readFile(name, f))
+	}
+	return out
+}
+
+// readFile reads one File object.
+func readFile(name string, f app.Value) fileData {
+	ch := make(chan fileData, 1)
+	f.Call("arrayBuffer").Then(func(buf app.Value) {
+		u8 := app.Window().Get("Uint8Array").New(buf)
+		b := make([]byte, u8.Length())
+		app.CopyBytesToGo(b, u8)
+		ch <- fileData{Name: name, Data: b}
+	})
+	return <-ch
+}
+
+// droppedEntries takes the FileSystemEntry of every dropped item. It must
+// run inside the drop handler: the items are gone once it returns.
+func droppedEntries(e app.Event) []app.Value {
+	items := e.Get("dataTransfer").Get("items")
+	if !items.Truthy() {
+		return nil
+	}
+	var out []app.Value
+	for i := 0; i < items.Length(); i++ {
+		it := items.Index(i)
+		if it.Get("kind").String() != "file" {
+			continue
+		}
+		if ent := it.Call("webkitGetAsEntry"); ent.Truthy() {
+			out = append(out, ent)
+		}
+	}
+	return out
+}
+
+// readEntries walks dropped files and folders, depth first. Off the UI
+// goroutine only.
+func readEntries(entries []app.Value) []fileData {
+	var out []fileData
+	var walk func(ent app.Value)
+	walk = func(ent app.Value) {
+		if len(out) >= maxPickedFiles {
+			return
+		}
+		path := trimSlash(ent.Get("fullPath").String())
+		if ent.Get("isFile").Bool() {
+			ch := make(chan app.Value, 1)
+			ok := app.FuncOf(func(this app.Value, args []app.Value) any { ch <- args[0]; return nil })
+			fail := app.FuncOf(func(this app.Value, args []app.Value) any { ch <- nil; return nil })
+			ent.Call("file", ok, fail)
+			f := <-ch
+			ok.Release()
+			fail.Release()
+			if f == nil {
+				out = append(out, fileData{Name: path, Err: "could not be read"})
+				return
+			}
+			out = append(out, readFile(path, f))
+			return
+		}
+		if !ent.Get("isDirectory").Bool() {
+			return
+		}
+		reader := ent.Call("createReader")
+		for {
+			// readEntries returns at most ~100 entries per call.
+			ch := make(chan []app.Value, 1)
+			ok := app.FuncOf(func(this app.Value, args []app.Value) any {
+				list := args[0]
+				batch := make([]app.Value, list.Length())
+				for i := range batch {
+					batch[i] = list.Index(i)
+				}
+				ch <- batch
+				return nil
+			})
+			fail := app.FuncOf(func(this app.Value, args []app.Value) any { ch <- nil; return nil })
+			reader.Call("readEntries", ok, fail)
+			batch := <-ch
+			ok.Release()
+			fail.Release()
+			if len(batch) == 0 {
+				return
+			}
+			for _, c := range batch {
+				walk(c)
+			}
+		}
+	}
+	for _, ent := range entries {
+		walk(ent)
+	}
+	return out
+}
+
+func trimSlash(p string) string {
+	for len(p) > 0 && p[0] == '/' {
+		p = p[1:]
+	}
+	return p
+}

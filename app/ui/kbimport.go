@@ -1,0 +1,118 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/importer"
+	"tinyrag/app/web"
+)
+
+// fileInputs turns files into knowledge-base inputs. Files the importer
+// refuses (binary, too large, unreadable) are listed with the reason
+// instead of failing the whole import.
+func fileInputs(files []fileData) ([]knowledge.Input, []string) {
+	var ins []knowledge.Input
+	var skipped []string
+	for _, f := range files {
+		if f.Err != "" {
+			skipped = append(skipped, f.Name+": "+f.Err)
+			continue
+		}
+		doc, err := importer.Import(f.Name, f.Data)
+		if err != nil {
+			skipped = append(skipped, f.Name+": "+err.Error())
+			continue
+		}
+		if strings.TrimSpace(doc.Text) == "" {
+			skipped = append(skipped, f.Name+": no text in it")
+			continue
+		}
+		ins = append(ins, docInput(doc))
+	}
+	return ins, skipped
+}
+
+func docInput(d importer.Document) knowledge.Input {
+	return knowledge.Input{Title: d.Title, Source: d.Source, Type: d.Type, Language: d.Language, Text: d.Text}
+}
+
+// ErrEmptyText is returned when pasted text is blank.
+var ErrEmptyText = errors.New("there is no text to add")
+
+// pastedInput makes an input of pasted text. Its source is unique so two
+// pastes with the same title do not replace each other.
+func pastedInput(title, text string, now time.Time) (knowledge.Input, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return knowledge.Input{}, ErrEmptyText
+	}
+	title = strings.TrimSpace(title)
+	if title == "" {
+		first, _, _ := strings.Cut(text, "\n")
+		title = clip(strings.TrimLeft(first, "# "), 60)
+	}
+	return knowledge.Input{Title: title, Source: "pasted:" + now.UTC().Format("20060102T150405.000"), Type: importer.TypeText, Text: text}, nil
+}
+
+// urlInput fetches a page through the server proxy.
+func urlInput(ctx context.Context, f web.Fetcher, raw string) (knowledge.Input, error) {
+	raw = strings.TrimSpace(raw)
+	if !strings.HasPrefix(raw, "http://") && !strings.HasPrefix(raw, "https://") {
+		return knowledge.Input{}, fmt.Errorf("%q is not a web address: it must start with http:// or https://", raw)
+	}
+	p, err := f.Fetch(ctx, raw)
+	if err != nil {
+		return knowledge.Input{}, fmt.Errorf("fetching %s: %w", raw, err)
+	}
+	if strings.TrimSpace(p.Text) == "" {
+		return knowledge.Input{}, fmt.Errorf("%s has no readable text", raw)
+	}
+	title := p.Title
+	if title == "" {
+		title = p.URL
+	}
+	return knowledge.Input{Title: title, Source: raw, Type: "url", Text: p.Text}, nil
+}
+
+// wikiInput fetches a Wikipedia article by title.
+func wikiInput(ctx context.Context, cfg web.WikiConfig, title string) (knowledge.Input, error) {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return knowledge.Input{}, errors.New("enter the title of a Wikipedia article")
+	}
+	got, page, text, err := web.WikipediaArticle(ctx, cfg, title)
+	if err != nil {
+		return knowledge.Input{}, fmt.Errorf("Wikipedia %q: %w", title, err)
+	}
+	return knowledge.Input{Title: got, Source: page, Type: "wikipedia", Text: text}, nil
+}
+
+// progressText describes an import in progress: count, rate, time left.
+func progressText(lang string, p knowledge.Progress) string {
+	s := fmt.Sprintf("%d / %d", p.Done, p.Total)
+	if p.Rate > 0 {
+		s += fmt.Sprintf(" · %.0f/s", p.Rate)
+		if left := p.Total - p.Done; left > 0 {
+			secs := math.Ceil(float64(left) / p.Rate)
+			s += " · " + (time.Duration(secs) * time.Second).String() + " " + T(lang, "left")
+		}
+	}
+	return s
+}
+
+// humanSize formats a byte count.
+func humanSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"tinyrag/app/chats"
+	"tinyrag/app/engine"
+	"tinyrag/app/engine/telemetry"
+	"tinyrag/app/knowledge"
+	"tinyrag/app/markdown"
+)
+
+func testKB(t *testing.T, docs ...knowledge.Input) *knowledge.KB {
+	t.Helper()
+	kb, err := knowledge.New(knowledge.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { kb.Close() })
+	if len(docs) > 0 {
+		if _, err := kb.AddBatch(context.Background(), docs, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return kb
+}
+
+func TestOfflineAnswer_QuotesTopPassagesWithCitations(t *testing.T) {
+	kb := testKB(t,
+		knowledge.Input{Title: "Library *hours*", Source: "hours.md", Text: "The library is open from 9 to 17 on weekdays. On Saturdays it closes at noon."},
+		knowledge.Input{Title: "Parking", Source: "parking.md", Text: "Parking is free after six in the evening."},
+	)
+	rt := &Runtime{KB: kb}
+	tests := []struct {
+		name, lang, q string
+		wantText      []string
+		wantCites     int
+	}{
+		{"match", "en", "When does the library close on Saturdays?", []string{"closes at noon", `Library \*hours\*`}, 1},
+		{"no match", "en", "quantum chromodynamics", []string{"nothing in your knowledge base"}, 0},
+		{"German", "de", "quantum chromodynamics", []string{"Wissensbasis"}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text, cites, err := rt.OfflineAnswer(context.Background(), tc.lang, tc.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.wantText {
+				if !strings.Contains(text, w) {
+					t.Errorf("answer lacks %q:\n%s", w, text)
+				}
+			}
+			if len(cites) < tc.wantCites || (tc.wantCites == 0 && len(cites) != 0) {
+				t.Errorf("got %d citations, want %d", len(cites), tc.wantCites)
+			}
+			if tc.wantCites > 0 && (cites[0].Source != "hours.md" || cites[0].ChunkID == "" || !strings.Contains(cites[0].Text, "noon")) {
+				t.Errorf("first citation = %+v", cites[0])
+			}
+		})
+	}
+}
+
+func TestOfflineAnswer_HostilePassageStaysInertWhenRendered(t *testing.T) {
+	kb := testKB(t, knowledge.Input{Title: "<img src=x onerror=alert(1)>", Source: "evil.html",
+		Text: "evil payload <script>alert(1)</script> with words"})
+	text, _, err := (&Runtime{KB: kb}).OfflineAnswer(context.Background(), "en", "evil payload words")
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := markdown.Render(text)
+	handlerAttr := regexp.MustCompile(`(?i)<[a-z][^>]*\son[a-z]+\s*=`)
+	if strings.Contains(html, "<script") || strings.Contains(html, "<img") || handlerAttr.MatchString(html) {
+		t.Errorf("rendered offline answer is not inert:\n%s", html)
+	}
+}
+
+func TestRequest_HistoryHasEarlierTurnsWithoutToolsOrTheQuestion(t *testing.T) {
+	c := &chats.Chat{ID: "c"}
+	a := c.AddQuestion("first?", time.Now())
+	a.Apply(engine.Event{Event: engine.EventToken, Text: "one"})
+	a.Apply(engine.Event{Event: engine.EventDone, Answer: "one"})
+	off := c.AddQuestion("offline?", time.Now())
+	off.Offline, off.Answer, off.Streaming = true, "passages", false
+	c.AddQuestion("second?", time.Now())
+	s := DefaultSettings()
+	s.Persona, s.AnswerLang, s.Model = "Teacher", "German", "m1"
+	req := Request(s.Normalized(), c, "second?")
+	var roles []string
+	for _, m := range req.History {
+		roles = append(roles, m.Role+":"+m.Content)
+	}
+	want := "user:first?|assistant:one|user:offline?"
+	if strings.Join(roles, "|") != want {
+		t.Errorf("history = %v, want %s", roles, want)
+	}
+	if req.Question != "second?" || req.Model != "m1" || req.AnswerLanguage != "German" || req.Persona == "" {
+		t.Errorf("request = %+v", req)
+	}
+}
+
+func TestRegistry_SettingsEnableAndDisableTools(t *testing.T) {
+	rt := &Runtime{KB: testKB(t), Origin: "http://127.0.0.1:1"}
+	tests := []struct {
+		name        string
+		s           Settings
+		on, off     []string
+	}{
+		{"defaults", DefaultSettings(), []string{"calculate", "rag_knowledge", "url_fetch", "websearch", "wikipedia"}, nil},
+		{"web search off", Settings{NoWebSearch: true}, []string{"calculate"}, []string{"websearch"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := rt.Registry(tc.s.Normalized())
+			for _, n := range tc.on {
+				if _, ok := reg.Lookup(n); !ok {
+					t.Errorf("%s should be enabled", n)
+				}
+			}
+			for _, n := range tc.off {
+				if tl, ok := reg.Lookup(n); ok || tl == nil {
+					t.Errorf("%s should be registered but disabled (tool %v, enabled %v)", n, tl, ok)
+				}
+			}
+			if _, ok := reg.Lookup("nanogo"); ok {
+				t.Error("nanogo is enabled without a runner")
+			}
+		})
+	}
+}
+
+func TestCitations_FromPromptRetrievalAndKnowledgeCalls(t *testing.T) {
+	kb := testKB(t,
+		knowledge.Input{Title: "Zebras", Source: "z.md", Text: "Zebras migrate across the Serengeti."},
+		knowledge.Input{Title: "Owls", Source: "o.md", Text: "Owls hunt at night in the forest."},
+	)
+	rt := &Runtime{KB: kb}
+	m := &chats.Message{}
+	m.Apply(engine.Event{Event: engine.EventToken, Text: `<tool name="rag_knowledge"><query>owls night</query></tool>`})
+	m.Apply(engine.Event{Event: engine.EventToolStart, ID: "call-1", Tool: "rag_knowledge"})
+	m.Apply(engine.Event{Event: engine.EventToolResult, ID: "call-1", Tool: "rag_knowledge", Result: "…"})
+	m.Telemetry = nil
+	cites := rt.Citations(context.Background(), "zebra migration", m)
+	if len(cites) != 1 || cites[0].Source != "o.md" {
+		t.Fatalf("citations without prompt retrieval = %+v, want the owl passage only", cites)
+	}
+	m.Apply(engine.Event{Event: engine.EventDone, Answer: "x", Telemetry: nil})
+	m.Telemetry = &telemetry.Record{Retrieved: 1}
+	cites = rt.Citations(context.Background(), "zebra migration", m)
+	if len(cites) != 2 || cites[0].Source != "z.md" {
+		t.Errorf("citations = %+v, want zebra (prompt) then owl (tool)", cites)
+	}
+}
