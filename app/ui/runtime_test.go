@@ -106,9 +106,9 @@ func TestRequest_HistoryHasEarlierTurnsWithoutToolsOrTheQuestion(t *testing.T) {
 func TestRegistry_SettingsEnableAndDisableTools(t *testing.T) {
 	rt := &Runtime{KB: testKB(t), Origin: "http://127.0.0.1:1"}
 	tests := []struct {
-		name        string
-		s           Settings
-		on, off     []string
+		name    string
+		s       Settings
+		on, off []string
 	}{
 		{"defaults", DefaultSettings(), []string{"calculate", "rag_knowledge", "url_fetch", "websearch", "wikipedia"}, nil},
 		{"web search off", Settings{NoWebSearch: true}, []string{"calculate"}, []string{"websearch"}},

@@ -43,9 +43,9 @@ type Settings struct {
 	Lang       string `json:"lang"`        // interface: "en" or "de"
 	AnswerLang string `json:"answer_lang"` // "", "English", "German"
 
-	AllowNanoGo   bool `json:"allow_nanogo"`
-	NoWebSearch   bool `json:"no_web_search"` // auto web search is on unless this is set
-	Debug         bool `json:"debug"`
+	AllowNanoGo bool `json:"allow_nanogo"`
+	NoWebSearch bool `json:"no_web_search"` // auto web search is on unless this is set
+	Debug       bool `json:"debug"`
 
 	MaxToolsTotal    int `json:"max_tools_total"`
 	MaxToolsPerRound int `json:"max_tools_per_round"`

@@ -16,7 +16,7 @@ func (s *Shell) renderSidebar() app.UI {
 	}
 	tabButton := func(id, label string) app.UI {
 		return app.Button().Class("side-tab").Type("button").
-			Aria("selected", tab == id).Aria("controls", "panel-"+id).Attr("role", "tab").ID("tab-"+id).
+			Aria("selected", tab == id).Aria("controls", "panel-"+id).Attr("role", "tab").ID("tab-" + id).
 			Text(label).
 			OnClick(func(ctx app.Context, e app.Event) { s.tab = id })
 	}
