@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -41,16 +42,77 @@ func registerAnalyzer(name string, filters ...string) {
 		if err != nil {
 			return nil, err
 		}
-		a := &analysis.DefaultAnalyzer{Tokenizer: tok}
+		a := &cachingAnalyzer{tokenizer: tok, terms: map[string][]byte{}}
 		for _, f := range filters {
 			tf, err := cache.TokenFilterNamed(f)
 			if err != nil {
 				return nil, err
 			}
-			a.TokenFilters = append(a.TokenFilters, tf)
+			a.filters = append(a.filters, tf)
 		}
 		return a, nil
 	})
+}
+
+// cachingAnalyzer runs the token filters once per distinct word. All the
+// filters of the en and de chains (possessive, lower case, stop words,
+// normalisation, stemming) look at one token at a time, so a word always
+// comes out the same; Porter stemming in particular was a large share of
+// indexing time in WASM, where the same words recur all the time.
+type cachingAnalyzer struct {
+	tokenizer analysis.Tokenizer
+	filters   []analysis.TokenFilter
+
+	mu    sync.RWMutex
+	terms map[string][]byte // word → filtered term; nil: dropped
+}
+
+// maxCachedTerms bounds the cache; it starts over when full.
+const maxCachedTerms = 1 << 18
+
+// Analyze implements analysis.Analyzer.
+func (a *cachingAnalyzer) Analyze(input []byte) analysis.TokenStream {
+	tokens := a.tokenizer.Tokenize(input)
+	out := tokens[:0]
+	pos := 0
+	for _, t := range tokens {
+		a.mu.RLock()
+		term, ok := a.terms[string(t.Term)]
+		a.mu.RUnlock()
+		if !ok {
+			term = a.filter(t)
+		}
+		if term == nil {
+			continue
+		}
+		pos++
+		t.Term, t.Position = term, pos
+		out = append(out, t)
+	}
+	return out
+}
+
+// filter runs the filter chain on a copy of one token and caches the result.
+func (a *cachingAnalyzer) filter(t *analysis.Token) []byte {
+	word := string(t.Term)
+	one := analysis.TokenStream{&analysis.Token{Term: []byte(word), Start: t.Start, End: t.End, Position: 1, Type: t.Type}}
+	for _, f := range a.filters {
+		one = f.Filter(one)
+	}
+	var term []byte
+	if len(one) == 1 {
+		term = one[0].Term
+	} else if len(one) > 1 {
+		// No en/de filter splits tokens; should one, keep the first.
+		term = one[0].Term
+	}
+	a.mu.Lock()
+	if len(a.terms) >= maxCachedTerms {
+		a.terms = map[string][]byte{}
+	}
+	a.terms[word] = term
+	a.mu.Unlock()
+	return term
 }
 
 // wordTokenizer implements analysis.Tokenizer; see the comment above.
@@ -101,7 +163,18 @@ func decode(b []byte, i int) (rune, int) {
 
 // Tokenize implements analysis.Tokenizer.
 func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
-	out := make(analysis.TokenStream, 0, len(input)/6+1)
+	// One backing array for all tokens: a heap object per token was a
+	// visible cost in WASM.
+	est := len(input)/6 + 1
+	out := make(analysis.TokenStream, 0, est)
+	backing := make([]analysis.Token, 0, est)
+	emit := func(t analysis.Token) {
+		if len(backing) == cap(backing) {
+			backing = make([]analysis.Token, 0, est)
+		}
+		backing = append(backing, t)
+		out = append(out, &backing[len(backing)-1])
+	}
 	pos := 1
 	for i := 0; i < len(input); {
 		r, n := decode(input, i)
@@ -113,7 +186,7 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		start := i
 		if c == ideograph {
 			i += n
-			out = append(out, &analysis.Token{Term: input[start:i], Start: start, End: i, Position: pos, Type: analysis.Ideographic})
+			emit(analysis.Token{Term: input[start:i], Start: start, End: i, Position: pos, Type: analysis.Ideographic})
 			pos++
 			continue
 		}
@@ -145,7 +218,7 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		if numeric {
 			typ = analysis.Numeric
 		}
-		out = append(out, &analysis.Token{Term: input[start:i], Start: start, End: i, Position: pos, Type: typ})
+		emit(analysis.Token{Term: input[start:i], Start: start, End: i, Position: pos, Type: typ})
 		pos++
 	}
 	return out
