@@ -177,8 +177,15 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 	}
 	pos := 1
 	for i := 0; i < len(input); {
-		r, n := decode(input, i)
-		c := classify(r)
+		var c runeClass
+		n := 1
+		if b := input[i]; b < utf8.RuneSelf {
+			c = asciiClass[b]
+		} else {
+			var r rune
+			r, n = utf8.DecodeRune(input[i:])
+			c = classify(r)
+		}
 		if c == other {
 			i += n
 			continue
@@ -194,6 +201,14 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		prev := c
 		i += n
 		for i < len(input) {
+			// The common case, ASCII letters and digits, stays in this loop.
+			if b := input[i]; b < utf8.RuneSelf && asciiClass[b] != other {
+				c := asciiClass[b]
+				numeric = numeric && c == digit
+				prev = c
+				i++
+				continue
+			}
 			r, n := decode(input, i)
 			c := classify(r)
 			if c == letter || c == digit {
