@@ -59,6 +59,11 @@ func (s *Shell) ask(_ app.Context, q string) {
 	chat := s.chat
 	msg := chat.AddQuestion(q, time.Now())
 	st := s.settings
+	if st.Model == "" && len(s.models) > 0 {
+		// "Server default": the endpoint's first model; OpenAI-style
+		// servers insist on a model name.
+		st.Model = s.models[0]
+	}
 	rt := s.rt
 	offline := s.llm == llmDown
 	req := Request(st, chat, q)

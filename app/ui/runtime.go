@@ -42,17 +42,33 @@ type Runtime struct {
 	// HTTP makes the app's requests (nil: http.DefaultClient, fetch() in
 	// the browser).
 	HTTP *http.Client
+	// Server is what the server's /api/config said it offers; nil until
+	// it answered (the web tools then assume the defaults).
+	Server *web.ServerConfig
 }
 
 // Registry returns the tools the settings allow, over the runtime's
 // knowledge base and proxies.
 func (rt *Runtime) Registry(s Settings) *tool.Registry {
-	reg := tool.NewRegistry(
-		calc.Tool(),
-		web.URLFetch(web.ProxyFetcher{Base: rt.Origin, Client: rt.HTTP}),
-		web.WebSearch(web.ProxySearcher{Base: rt.Origin, Client: rt.HTTP}),
-		web.Wikipedia(rt.wikiConfig(s)),
-	)
+	sc := web.ServerConfig{}
+	sc.Web.Enabled = true
+	if rt.Server != nil {
+		sc = *rt.Server
+	}
+	if sc.Wikipedia.Base == "" {
+		sc.Wikipedia.Lang = rt.wikiConfig(s).Lang
+	}
+	reg := tool.NewRegistry(calc.Tool())
+	for _, t := range web.BrowserTools(rt.Origin, sc, rt.HTTP) {
+		reg.Register(t)
+	}
+	if !sc.Web.Enabled {
+		// The server turned the web off (--no-web): the tools would
+		// only fail.
+		for _, n := range []string{web.URLFetchName, web.WebSearchName} {
+			reg.SetEnabled(n, false)
+		}
+	}
 	if rt.KB != nil {
 		reg.Register(knowledge.NewTool(rt.KB))
 	}
@@ -60,7 +76,9 @@ func (rt *Runtime) Registry(s Settings) *tool.Registry {
 		reg.Register(nanogo.Tool(NanoGoRunner))
 	}
 	reg.SetEnabled("nanogo", s.AllowNanoGo)
-	reg.SetEnabled(web.WebSearchName, !s.NoWebSearch)
+	if s.NoWebSearch {
+		reg.SetEnabled(web.WebSearchName, false)
+	}
 	return reg
 }
 

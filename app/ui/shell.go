@@ -6,12 +6,14 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/chats"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/web"
 )
 
 // InputID is the DOM id of the chat input; tests and keyboard shortcuts
@@ -149,7 +151,18 @@ func (s *Shell) checkLLM(ctx app.Context) {
 	}
 	c, cancel := context.WithTimeout(context.Background(), 6*time.Second)
 	defer cancel()
-	models, err := rt.Chatter(st).Models(c)
+	var models []string
+	// The server says whether its proxy has a model behind it; asking
+	// the proxy when it has none would only log a failed request.
+	sc, err := web.LoadServerConfig(c, rt.HTTP, rt.Origin)
+	if err == nil {
+		ctx.Dispatch(func(app.Context) { rt.Server = &sc })
+	}
+	if err == nil && st.Endpoint == "" && !sc.LLM.Configured {
+		err = errors.New("this server has no language model configured (start it with --llm-url, or run Ollama or LM Studio locally)")
+	} else {
+		models, err = rt.Chatter(st).Models(c)
+	}
 	ctx.Dispatch(func(ctx app.Context) {
 		s.testing = false
 		if err != nil {

@@ -1,4 +1,8 @@
-// Command app is tinyRAG's browser entry point, compiled to app.wasm.
+//go:build js && wasm
+
+// Command app is tinyRAG's browser entry point, compiled to app.wasm. It
+// wires the browser-only parts (IndexedDB stores) into the UI; it only
+// builds for js/wasm, where those parts exist.
 package main
 
 import (
@@ -7,11 +11,16 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/knowledge"
+	"tinyrag/app/storage"
 	"tinyrag/app/ui"
 )
 
 func main() {
 	ui.OpenChatStore = func(ctx context.Context) (chats.Store, error) { return chats.OpenIDB(ctx) }
+	ui.OpenKnowledgeStore = func(ctx context.Context) (knowledge.Store, error) {
+		return storage.OpenIndexedDB(ctx, "tinyrag-knowledge")
+	}
 	ui.Routes()
 	app.RunWhenOnBrowser()
 }

@@ -1,0 +1,80 @@
+package e2e
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestScreenshots_MainScreens writes PNGs of the chat, knowledge and
+// settings screens at desktop and phone width, in the dark and light
+// themes, into the git-ignored screenshots folder (make screenshots).
+func TestScreenshots_MainScreens(t *testing.T) {
+	llm := newScriptedLLM(t, appScripts())
+	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, srv.URL+"/")
+
+	// Content worth looking at: a document, a calculation, a cited answer.
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
+	b.do(t, 10*time.Second, "import a file", chromedp.SetUploadFiles(chromedp.ID("kb-files"), []string{zebraDoc(t)}))
+	waitJS(t, b, 30*time.Second, "document listed", `document.querySelector("#doc-list .doc-title")`)
+	b.do(t, 5*time.Second, "back to chats", chromedp.Click(chromedp.ID("tab-chats")))
+	ask(t, b, "[calc] What is 3 * (17 + 5) / 2?")
+	waitJS(t, b, 20*time.Second, "calc answer", `!document.querySelector(".answer.cursor") && `+lastAnswer+`.includes("33")`)
+	ask(t, b, "[cite] Where do zebras migrate?")
+	waitJS(t, b, 20*time.Second, "cited answer", `!document.querySelector(".answer.cursor") && document.querySelector(".citations .citation")`)
+
+	click := func(id string) {
+		eval[bool](t, b, fmt.Sprintf(`(() => { const el = document.getElementById(%q); if (el) el.click(); return !!el; })()`, id))
+		time.Sleep(250 * time.Millisecond)
+	}
+	navOpen := func(open bool) {
+		eval[bool](t, b, fmt.Sprintf(`(() => { const s = document.getElementById("shell"); if (s.classList.contains("nav-open") !== %t) document.querySelector(".menu-btn").click(); return true; })()`, open))
+		time.Sleep(300 * time.Millisecond)
+	}
+	sizes := []struct {
+		name string
+		w, h int64
+	}{{"desktop", 1280, 800}, {"phone", 390, 844}}
+	for _, theme := range []string{"dark", "light"} {
+		eval[bool](t, b, fmt.Sprintf(`(() => { document.documentElement.dataset.theme = %q; return true; })()`, theme))
+		for _, sz := range sizes {
+			b.do(t, 10*time.Second, "resize", chromedp.EmulateViewport(sz.w, sz.h))
+			time.Sleep(300 * time.Millisecond)
+			phone := sz.name == "phone"
+
+			click("settings-close")
+			if phone {
+				navOpen(false)
+			}
+			click("tab-chats")
+			eval[bool](t, b, `(() => { const m = document.getElementById("messages"); m.scrollTop = m.scrollHeight; return true; })()`)
+			time.Sleep(200 * time.Millisecond)
+			b.screenshot(t, fmt.Sprintf("chat-%s-%s", sz.name, theme))
+
+			if phone {
+				navOpen(true)
+			}
+			click("tab-knowledge")
+			eval[bool](t, b, `(() => { const el = document.getElementById("kb-search"); el.value = "serengeti zebras"; el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
+			waitJS(t, b, 5*time.Second, "hits", `document.querySelector("#kb-hits mark")`)
+			b.screenshot(t, fmt.Sprintf("knowledge-%s-%s", sz.name, theme))
+			eval[bool](t, b, `(() => { const el = document.getElementById("kb-search"); el.value = ""; el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
+			click("tab-chats")
+
+			click("open-settings")
+			if phone {
+				navOpen(false)
+			}
+			waitJS(t, b, 5*time.Second, "settings shown", `document.getElementById("settings")`)
+			b.screenshot(t, fmt.Sprintf("settings-%s-%s", sz.name, theme))
+			click("settings-close")
+		}
+	}
+	if p := b.Problems(); len(p) > 0 {
+		t.Errorf("browser problems: %v", p)
+	}
+}
