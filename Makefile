@@ -26,7 +26,7 @@ wasm:
 # bin/tinyrag with every asset embedded and precompressed (gzip + brotli).
 build: wasm
 	@rm -rf $(DIST)
-	$(GO) run ./server/precompress -out $(DIST) assets/web $(wildcard $(WEB_OUT)/*.wasm)
+	$(GO) run ./server/precompress -out $(DIST) assets/web $(wildcard assets/*.js) $(wildcard $(WEB_OUT)/*.wasm)
 	$(GO) build -trimpath -o bin/tinyrag ./server
 
 run: build

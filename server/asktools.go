@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"tinyrag/app/calc"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/importer"
+	"tinyrag/app/nanogo"
 	"tinyrag/app/tool"
 )
 
@@ -38,6 +40,16 @@ func askRegistry(ctx context.Context, o askOptions) (*tool.Registry, tool.Retrie
 		reg.Register(knowledge.NewTool(k))
 		kb = k
 	}
+
+	// nanoGo snippets run in a child process of this very binary (the
+	// hidden nanogo-child command), never in the CLI's own process. The
+	// child stops the program a little before the engine's tool timeout so
+	// it can still report what the program printed.
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, fmt.Errorf("locating the tinyrag binary for nanogo: %w", err)
+	}
+	reg.Register(nanogo.Tool(nanogo.ChildRunner{Exe: exe, Args: []string{"nanogo-child"}, Timeout: childTimeout(o.cfg.ToolTimeout)}))
 
 	// Switches for tools registered above (or by their packages later);
 	// SetEnabled remembers a name even before its tool is registered.
@@ -82,4 +94,13 @@ func loadKB(ctx context.Context, o askOptions) (*knowledge.KB, error) {
 	}
 	fmt.Fprintf(o.stderr, "--kb: %d documents indexed\n", len(inputs))
 	return kb, nil
+}
+
+// childTimeout leaves the nanoGo child a second before the engine gives up
+// on the tool, so a runaway program ends with its output and a clear error.
+func childTimeout(tool time.Duration) time.Duration {
+	if tool > 2*time.Second {
+		return tool - time.Second
+	}
+	return tool
 }

@@ -11,7 +11,7 @@ import (
 // binary itself with it, so a snippet runs in a killable process with its
 // own memory bound and never in the CLI's or server's process.
 func init() {
-	register("nanogo-child", "(internal) run one nanoGo snippet from stdin, JSON result on stdout", runNanogoChild)
+	register("nanogo-child", "", runNanogoChild)
 }
 
 func runNanogoChild(ctx context.Context, args []string) error {

@@ -77,8 +77,10 @@ func run(args []string) int {
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: tinyrag [command] [flags]\n\ncommands:")
 	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	for n, c := range commands {
+		if c.summary != "" { // internal commands (nanogo-child) have none
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {

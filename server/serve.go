@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -174,16 +175,18 @@ func appHandler(assets *staticAssets) *app.Handler {
 	}
 }
 
-// cacheable lists the assets the service worker stores for offline use
-// beyond what go-app adds itself. Precompressed twins are served under the
-// same URL, so they are not listed.
+// cacheable lists the assets the service worker stores at install beyond
+// what go-app adds itself (it adds app.wasm). The nanoGo interpreter is
+// left out: it is fetched only when a snippet first runs, so people who
+// never use it never download it.
 func cacheable(assets *staticAssets) []string {
 	var out []string
 	for p := range assets.files {
-		if p != "/web/app.wasm" {
+		if p != "/web/app.wasm" && p != "/web/nanogo.wasm" {
 			out = append(out, p)
 		}
 	}
+	sort.Strings(out)
 	return out
 }
 
