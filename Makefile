@@ -32,7 +32,7 @@ build: wasm
 run: build
 	./bin/tinyrag serve --addr $(ADDR)
 
-test: test-native test-wasm test-e2e
+test: e2e-deps test-native test-wasm test-e2e
 
 test-native:
 	$(GO) vet ./...
