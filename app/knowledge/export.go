@@ -89,7 +89,7 @@ func (kb *KB) Import(ctx context.Context, r io.Reader, progress func(Progress)) 
 	defer kb.writeMu.Unlock()
 	done, err := kb.indexRecords(ctx, recs, true, progress)
 	if err == nil && kb.cfg.Store != nil && len(done) > 0 {
-		err = kb.saveIndexLocked(ctx)
+		err = kb.saveIndexAfterImport(ctx)
 	}
 	docs := make([]Document, len(done))
 	for i, r := range done {

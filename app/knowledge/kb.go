@@ -219,13 +219,22 @@ func (kb *KB) AddBatch(ctx context.Context, ins []Input, progress func(Progress)
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercentIndexing))
 	done, err := kb.indexRecords(ctx, recs, true, progress)
 	if err == nil && kb.cfg.Store != nil && len(done) > 0 {
-		err = kb.saveIndexLocked(ctx)
+		err = kb.saveIndexAfterImport(ctx)
 	}
 	docs := make([]Document, len(done))
 	for i, r := range done {
 		docs[i] = r.Document
 	}
 	return docs, err
+}
+
+// saveIndexAfterImport saves the snapshot after documents were imported
+// and stored; its failure loses no document, only reload speed.
+func (kb *KB) saveIndexAfterImport(ctx context.Context) error {
+	if err := kb.saveIndexLocked(ctx); err != nil {
+		return fmt.Errorf("knowledge: documents imported and stored, but the index snapshot was not saved (the next load indexes them again): %w", err)
+	}
+	return nil
 }
 
 func firstNonEmpty(s ...string) string {

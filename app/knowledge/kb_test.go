@@ -321,8 +321,8 @@ func TestKB_ReloadRepairsAStaleSavedIndex(t *testing.T) {
 		}
 		return nil
 	})
-	if _, err := kb.Add(ctx, corpus[2]); err == nil {
-		t.Fatal("want the snapshot error reported")
+	if _, err := kb.Add(ctx, corpus[2]); err == nil || !strings.Contains(err.Error(), "imported and stored") {
+		t.Fatalf("got %v, want the snapshot error reported as such", err)
 	}
 	store.FailWith(nil)
 	kb.Close()
@@ -421,5 +421,35 @@ func TestKB_ImportOfADamagedFileChangesNothing(t *testing.T) {
 				t.Fatalf("%d documents after a failed import, want 1", n)
 			}
 		})
+	}
+}
+
+func TestKB_SearchWhileImporting(t *testing.T) {
+	kb := newKB(t, Config{Store: NewMemStore(), BatchSize: 4})
+	mustAdd(t, kb, corpus...)
+	var ins []Input
+	for i := 0; i < 60; i++ {
+		ins = append(ins, Input{Title: fmt.Sprint("Note ", i), Source: fmt.Sprint("n", i), Text: fmt.Sprintf("Delivery note %d about parcels.", i)})
+	}
+	done := make(chan error)
+	go func() {
+		_, err := kb.AddBatch(ctx, ins, nil)
+		done <- err
+	}()
+	for searching := true; searching; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			searching = false
+		default:
+			if _, err := kb.Search(ctx, "delivery parcels", SearchOptions{K: 5, Highlight: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if hits := find(t, kb, "parcels"); len(hits) != 5 {
+		t.Fatalf("got %d hits after the import, want 5", len(hits))
 	}
 }

@@ -111,13 +111,17 @@ func decodeSnapshotHeader(snap []byte) (snapshotHeader, []byte, error) {
 // snapshot lacks (documents stored after it was taken) is indexed again from
 // stored chunks; whatever it has too much (documents deleted since) is
 // removed. A document stored twice for one source (a crash during a
-// replacement) keeps its newest version. Chunk text is read lazily.
+// replacement) keeps its newest version. Chunk text is read lazily. Load
+// only a fresh knowledge base (Open does).
 func (kb *KB) Load(ctx context.Context) error {
 	if kb.cfg.Store == nil {
 		return nil
 	}
 	kb.writeMu.Lock()
 	defer kb.writeMu.Unlock()
+	if len(kb.Documents()) > 0 {
+		return errors.New("knowledge: Load needs a fresh knowledge base (this one already holds documents)")
+	}
 	docs, err := kb.cfg.Store.Documents(ctx)
 	if err != nil {
 		return fmt.Errorf("knowledge: list stored documents: %w", err)
