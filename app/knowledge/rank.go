@@ -395,6 +395,7 @@ type hnode struct {
 // later document is weaker, so ties break by index order.
 type minHeap []hnode
 
+// Len, Less, Swap, Push and Pop implement heap.Interface.
 func (h minHeap) Len() int { return len(h) }
 func (h minHeap) Less(i, j int) bool {
 	if h[i].score != h[j].score {

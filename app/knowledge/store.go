@@ -36,11 +36,10 @@ type Store interface {
 // It copies what it is given, so callers cannot change stored data behind
 // its back.
 type MemStore struct {
-	mu     sync.Mutex
-	docs   map[string]Record
-	index  []byte
-	hook   func(op string) error
-	writes int
+	mu    sync.Mutex
+	docs  map[string]Record
+	index []byte
+	hook  func(op string) error
 }
 
 // NewMemStore returns an empty MemStore.
@@ -75,7 +74,6 @@ func (s *MemStore) Put(ctx context.Context, recs []Record) error {
 	for _, r := range recs {
 		s.docs[r.Document.ID] = Record{Document: r.Document, Chunks: append([]Chunk(nil), r.Chunks...)}
 	}
-	s.writes++
 	return nil
 }
 
@@ -92,7 +90,6 @@ func (s *MemStore) Delete(ctx context.Context, ids ...string) error {
 	for _, id := range ids {
 		delete(s.docs, id)
 	}
-	s.writes++
 	return nil
 }
 
@@ -144,4 +141,5 @@ func (s *MemStore) Index(ctx context.Context) ([]byte, error) {
 // store.
 type NotFoundError struct{ ID string }
 
+// Error implements error.
 func (e *NotFoundError) Error() string { return "knowledge: no document with id " + e.ID }
