@@ -192,7 +192,7 @@ func (s *Shell) renderDoc(d knowledge.Document) app.UI {
 						}
 						return []knowledge.Input{in}, nil, err
 					})
-				})
+				}, app.EventScope(id))
 		}),
 		app.Button().Class("row-btn danger").Type("button").Title(T(l, "delete")).Aria("label", T(l, "delete")+": "+d.Title).Text("🗑").
 			OnClick(func(ctx app.Context, e app.Event) {
@@ -210,7 +210,7 @@ func (s *Shell) renderDoc(d knowledge.Document) app.UI {
 						s.searchKB()
 					})
 				})
-			}),
+			}, app.EventScope(id)),
 	)
 }
 
@@ -240,7 +240,7 @@ func (s *Shell) renderHits() app.UI {
 			).OnClick(func(ctx app.Context, e app.Event) {
 				c := citationOfHit(hit)
 				s.citation = &c
-			}),
+			}, app.EventScope(hit.ChunkID)),
 		))
 	}
 	return app.Ul().Class("hit-list").ID("kb-hits").Aria("label", T(l, "search_kb")).Body(items...)

@@ -13,7 +13,11 @@ func (s *Shell) renderSettings() app.UI {
 	st := &s.settings
 	changed := func(ctx app.Context) { s.saveSettings(ctx) }
 
-	models := []app.UI{app.Option().Value("").Text(T(l, "model_auto"))}
+	auto := T(l, "model_auto")
+	if len(s.models) > 0 {
+		auto += " (" + s.models[0] + ")"
+	}
+	models := []app.UI{app.Option().Value("").Text(auto)}
 	seen := false
 	for _, m := range s.models {
 		seen = seen || m == st.Model

@@ -106,7 +106,7 @@ func (s *Shell) renderChatItem(c *chats.Chat) app.UI {
 					return
 				}
 				s.renaming = ""
-			}).Body(
+			}, app.EventScope(id)).Body(
 				app.Input().Class("rename-input").ID("rename-input").Value(s.renameTo).
 					Aria("label", T(l, "rename")).AutoFocus(true).
 					OnInput(func(ctx app.Context, e app.Event) { s.renameTo = ctx.JSSrc().Get("value").String() }).
@@ -126,9 +126,9 @@ func (s *Shell) renderChatItem(c *chats.Chat) app.UI {
 				s.stopAnswer()
 				s.chat, s.view, s.navOpen = c, viewChat, false
 				ctx.Defer(func(app.Context) { stickToBottom(true) })
-			}),
+			}, app.EventScope(id)),
 		app.Button().Class("row-btn").Type("button").Aria("label", T(l, "rename")+": "+c.Title).Title(T(l, "rename")).Text("✎").
-			OnClick(func(ctx app.Context, e app.Event) { s.renaming, s.renameTo = id, c.Title }),
+			OnClick(func(ctx app.Context, e app.Event) { s.renaming, s.renameTo = id, c.Title }, app.EventScope(id)),
 		app.Button().Class("row-btn danger").Type("button").Aria("label", T(l, "delete")+": "+c.Title).Title(T(l, "delete")).Text("🗑").
 			OnClick(func(ctx app.Context, e app.Event) {
 				if current {
@@ -141,7 +141,7 @@ func (s *Shell) renderChatItem(c *chats.Chat) app.UI {
 				if current {
 					s.chat = s.rt.History.New()
 				}
-			}),
+			}, app.EventScope(id, current)),
 	)
 }
 

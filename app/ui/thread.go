@@ -66,7 +66,7 @@ func (s *Shell) renderWelcome() app.UI {
 		).OnClick(func(ctx app.Context, e app.Event) {
 			s.draft = text
 			ctx.Defer(func(app.Context) { focusByID(InputID) })
-		})
+		}, app.EventScope(l, key))
 	}
 	return app.Div().Class("welcome").Body(
 		app.Img().Src("/web/icons/icon.svg").Alt(""),
@@ -120,12 +120,12 @@ func (s *Shell) renderMessage(i int, m *chats.Message) app.UI {
 	last := i == len(s.chat.Messages)-1
 	actions := app.Div().Class("msg-actions").Body(
 		app.Button().Class("icon-btn copy-answer").Type("button").Aria("label", T(l, "copy")).
-			Body(app.Span().Aria("hidden", true).Text("⧉"), app.Span().Text(copyLabel(l, s.copiedIdx == i))).
+			Body(iconCopy(), app.Span().Text(copyLabel(l, s.copiedIdx == i))).
 			OnClick(func(ctx app.Context, e app.Event) {
 				copyText(markdown.ToText(answerText(m)))
 				s.copiedIdx = i
 				s.ctx.After(1500*time.Millisecond, func(app.Context) { s.copiedIdx = -1 })
-			}),
+			}, app.EventScope(s.chat.ID, i)),
 		app.If(last && !s.busy, func() app.UI {
 			return app.Button().Class("icon-btn regenerate").Type("button").Aria("label", T(l, "regenerate")).
 				Body(app.Span().Aria("hidden", true).Text("↻"), app.Span().Text(T(l, "regenerate"))).
@@ -142,7 +142,7 @@ func (s *Shell) renderMessage(i int, m *chats.Message) app.UI {
 		cites = append(cites, app.Button().Class("citation").Type("button").Title(c.Source).
 			Aria("label", T(l, "chunk")+" "+sprintf("%d", ci+1)+": "+label).
 			Body(app.Span().Class("cite-n").Text(sprintf("%d", ci+1)), app.Span().Text(label)).
-			OnClick(func(ctx app.Context, e app.Event) { s.citation = &c }))
+			OnClick(func(ctx app.Context, e app.Event) { s.citation = &c }, app.EventScope(s.chat.ID, i, c.ChunkID)))
 	}
 	return app.Article().Class("msg assistant").Aria("label", T(l, "assistant")).Body(
 		app.Div().Class("avatar").Aria("hidden", true).Text("✦"),
@@ -270,4 +270,9 @@ func (s *Shell) renderCitation() app.UI {
 			app.Blockquote().Class("cite-text").Text(c.Text),
 		),
 	)
+}
+
+// iconCopy is the copy symbol; no font has a glyph for it everywhere.
+func iconCopy() app.UI {
+	return app.Raw(`<svg class="icon" aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" stroke-width="1.5"><rect x="5.5" y="5.5" width="8" height="8" rx="1.5"/><path d="M10.5 3.5v-.5a1.5 1.5 0 0 0-1.5-1.5H4A1.5 1.5 0 0 0 2.5 3v5A1.5 1.5 0 0 0 4 9.5h.5"/></svg>`)
 }

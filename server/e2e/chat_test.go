@@ -67,6 +67,16 @@ func TestChat_StreamedAnswerWithCalculatorCard(t *testing.T) {
 	if got := llm.Requests(); !slices.Equal(got, []string{"[calc]/0", "[calc]/1"}) {
 		t.Errorf("model requests = %v, want the question then one continuation", got)
 	}
+	// Regenerate asks the same question again and replaces the answer.
+	b.do(t, 5*time.Second, "regenerate", chromedp.Click(chromedp.CSS(".regenerate")))
+	deadline := time.Now().Add(20 * time.Second)
+	for len(llm.Requests()) < 4 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got := llm.Requests(); len(got) != 4 || got[2] != "[calc]/0" {
+		t.Fatalf("model requests after regenerate = %v, want the question asked afresh", got)
+	}
+	waitJS(t, b, 20*time.Second, "regenerated answer", `!document.querySelector(".answer.cursor") && document.querySelectorAll(".msg.assistant").length === 1 && `+lastAnswer+`.includes("The result is 33")`)
 	// The chat got its title from the question.
 	if title := eval[string](t, b, `document.querySelector(".chat-item[aria-current=true]").textContent`); !strings.Contains(title, "What is 3") {
 		t.Errorf("chat title = %q", title)
@@ -299,4 +309,62 @@ func TestSettings_ThemeAndLanguageSwitch(t *testing.T) {
 	waitJS(t, b, 5*time.Second, "German interface", `document.documentElement.lang === "de" && document.querySelector("#new-chat").textContent.includes("Neuer Chat")`)
 	setSelect(t, b, "set-lang", "en")
 	waitJS(t, b, 5*time.Second, "English again", `document.querySelector("#new-chat").textContent.includes("New chat")`)
+}
+
+func TestChat_DebugModeShowsRouteAndTelemetry(t *testing.T) {
+	llm := newScriptedLLM(t, appScripts())
+	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, srv.URL+"/")
+	b.do(t, 5*time.Second, "open settings", chromedp.Click(chromedp.ID("open-settings")), chromedp.WaitReady(chromedp.ID("set-debug")))
+	eval[bool](t, b, `(() => { document.getElementById("set-debug").click(); return true; })()`)
+	b.do(t, 5*time.Second, "close settings", chromedp.Click(chromedp.ID("settings-close")))
+	ask(t, b, "[calc] please calculate 3 * (17 + 5) / 2")
+	waitJS(t, b, 20*time.Second, "debug details", `!document.querySelector(".answer.cursor") && document.querySelector(".debug .route-mode")`)
+	route := eval[string](t, b, `document.querySelector(".debug .route-mode").textContent`)
+	if !strings.Contains(route, "_answer") {
+		t.Errorf("route line = %q, want the router's mode", route)
+	}
+	tel := eval[string](t, b, `document.querySelector(".debug .telemetry").textContent`)
+	for _, want := range []string{`"mode"`, `"tools"`, `"calculate"`, `"continuations": 1`} {
+		if !strings.Contains(tel, want) {
+			t.Errorf("telemetry lacks %s:\n%s", want, tel)
+		}
+	}
+}
+
+func TestChats_NewRenameSearchDelete(t *testing.T) {
+	llm := newScriptedLLM(t, appScripts())
+	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, srv.URL+"/")
+	for _, q := range []string{"first question about apples", "second question about pears"} {
+		b.do(t, 5*time.Second, "new chat", chromedp.Click(chromedp.ID("new-chat")))
+		ask(t, b, q)
+		waitJS(t, b, 15*time.Second, "answer", `!document.querySelector(".answer.cursor") && `+lastAnswer+`.includes("scripted model")`)
+	}
+	items := `[...document.querySelectorAll(".chat-item")].map(e => e.textContent)`
+	waitJS(t, b, 5*time.Second, "two chats, newest first", items+`.join("|") === "second question about pears|first question about apples"`)
+
+	// Rename the apples chat.
+	b.do(t, 5*time.Second, "rename", chromedp.Click(chromedp.CSS(`.chat-row:nth-child(2) .row-btn:not(.danger)`)))
+	waitJS(t, b, 5*time.Second, "rename field", `document.getElementById("rename-input")`)
+	eval[bool](t, b, `(() => { const el = document.getElementById("rename-input"); el.value = "Apple notes"; el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
+	b.do(t, 5*time.Second, "save name", chromedp.SendKeys(chromedp.ID("rename-input"), "\r"))
+	waitJS(t, b, 5*time.Second, "renamed", items+`.includes("Apple notes")`)
+
+	// Search finds chats by their messages too.
+	b.do(t, 5*time.Second, "search", chromedp.SendKeys(chromedp.ID("chat-search"), "pears"))
+	waitJS(t, b, 5*time.Second, "search narrows the list", items+`.join("|") === "second question about pears"`)
+	eval[bool](t, b, `(() => { const el = document.getElementById("chat-search"); el.value = ""; el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
+	waitJS(t, b, 5*time.Second, "both again", items+`.length === 2`)
+
+	// Delete the pears chat; the other survives a reload with its name.
+	b.do(t, 5*time.Second, "delete", chromedp.Click(chromedp.CSS(`.chat-row:nth-child(1) .row-btn.danger`)))
+	time.Sleep(500 * time.Millisecond)
+	t.Logf("items after delete: %s", eval[string](t, b, items+`.join("|")`))
+	waitJS(t, b, 5*time.Second, "deleted", items+`.join("|") === "Apple notes"`)
+	time.Sleep(300 * time.Millisecond)
+	openApp(t, b, srv.URL+"/")
+	waitJS(t, b, 5*time.Second, "after reload", items+`.join("|") === "Apple notes"`)
 }

@@ -40,7 +40,11 @@ func TestScreenshots_MainScreens(t *testing.T) {
 		w, h int64
 	}{{"desktop", 1280, 800}, {"phone", 390, 844}}
 	for _, theme := range []string{"dark", "light"} {
-		eval[bool](t, b, fmt.Sprintf(`(() => { document.documentElement.dataset.theme = %q; return true; })()`, theme))
+		b.do(t, 10*time.Second, "resize", chromedp.EmulateViewport(1280, 800))
+		click("open-settings")
+		click("theme-" + theme)
+		click("settings-close")
+		waitJS(t, b, 5*time.Second, "theme", `document.documentElement.dataset.theme === "`+theme+`"`)
 		for _, sz := range sizes {
 			b.do(t, 10*time.Second, "resize", chromedp.EmulateViewport(sz.w, sz.h))
 			time.Sleep(300 * time.Millisecond)
@@ -51,7 +55,7 @@ func TestScreenshots_MainScreens(t *testing.T) {
 				navOpen(false)
 			}
 			click("tab-chats")
-			eval[bool](t, b, `(() => { const m = document.getElementById("messages"); m.scrollTop = m.scrollHeight; return true; })()`)
+			eval[bool](t, b, `(() => { const m = document.getElementById("messages"); m.scrollTop = m.scrollHeight; const i = document.getElementById("chat-input"); i.value = ""; i.style.height = "auto"; i.blur(); return true; })()`)
 			time.Sleep(200 * time.Millisecond)
 			b.screenshot(t, fmt.Sprintf("chat-%s-%s", sz.name, theme))
 

@@ -12,6 +12,7 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/nanogo"
 	"tinyrag/app/storage"
 	"tinyrag/app/ui"
 )
@@ -21,6 +22,8 @@ func main() {
 	ui.OpenKnowledgeStore = func(ctx context.Context) (knowledge.Store, error) {
 		return storage.OpenIndexedDB(ctx, "tinyrag-knowledge")
 	}
+	// The interpreter lives in its own worker wasm, loaded on first use.
+	ui.NanoGoRunner = &nanogo.WorkerRunner{}
 	ui.Routes()
 	app.RunWhenOnBrowser()
 }
