@@ -13,15 +13,14 @@ func (s *Shell) renderComposer() app.UI {
 		btn = app.Button().Class("send-btn stop").ID("stop-btn").Type("button").Aria("label", T(l, "stop")).Title(T(l, "stop")).
 			Text("■").OnClick(func(ctx app.Context, e app.Event) { s.stopAnswer() })
 	} else {
-		btn = app.Button().Class("send-btn").ID("send-btn").Type("submit").Aria("label", T(l, "send")).Title(T(l, "send")).
-			Disabled(strings.TrimSpace(s.draft) == "" || !s.ready).Text("➤")
+		btn = app.Button().Class("send-btn").ID("send-btn").Type("button").Aria("label", T(l, "send")).Title(T(l, "send")).
+			Disabled(strings.TrimSpace(s.draft) == "" || !s.ready).Text("➤").
+			OnClick(func(ctx app.Context, e app.Event) { s.send(ctx) })
 	}
 	return app.Div().Class("composer-wrap").Body(
-		app.Form().Class("composer").Aria("label", T(l, "message")).
-			OnSubmit(func(ctx app.Context, e app.Event) {
-				e.PreventDefault()
-				s.send(ctx)
-			}).
+		// No <form>: go-app runs handlers after the browser's default
+		// action, so a submit could not be prevented in time.
+		app.Div().Class("composer").Attr("role", "group").Aria("label", T(l, "message")).
 			Body(
 				app.Label().For(InputID).Class("sr-only").Text(T(l, "message")),
 				app.Textarea().ID(InputID).Rows(1).

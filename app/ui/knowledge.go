@@ -136,18 +136,25 @@ func (s *Shell) renderKnowledge() app.UI {
 
 func (s *Shell) renderFetchRow(id, label string, v *string, submit func(string)) app.UI {
 	l := s.lang()
-	return app.Form().Class("fetch-row").OnSubmit(func(ctx app.Context, e app.Event) {
-		e.PreventDefault()
+	do := func() {
 		if strings.TrimSpace(*v) == "" || s.kn.importing {
 			return
 		}
 		val := *v
 		*v = ""
 		submit(val)
-	}).Body(
+	}
+	return app.Div().Class("fetch-row").Body(
 		app.Input().Class("field-input").ID(id).Placeholder(label).Aria("label", label).Value(*v).
-			OnInput(func(ctx app.Context, e app.Event) { *v = ctx.JSSrc().Get("value").String() }),
-		app.Button().Class("btn small").Type("submit").Text(T(l, "add")),
+			OnInput(func(ctx app.Context, e app.Event) { *v = ctx.JSSrc().Get("value").String() }).
+			OnKeyDown(func(ctx app.Context, e app.Event) {
+				if e.Get("key").String() == "Enter" {
+					*v = ctx.JSSrc().Get("value").String()
+					do()
+				}
+			}),
+		app.Button().Class("btn small").ID(id+"-add").Type("button").Text(T(l, "add")).
+			OnClick(func(ctx app.Context, e app.Event) { do() }),
 	)
 }
 

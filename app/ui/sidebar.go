@@ -99,23 +99,21 @@ func (s *Shell) renderChatItem(c *chats.Chat) app.UI {
 	current := s.chat != nil && s.chat.ID == id
 	if s.renaming == id {
 		return app.Li().Class("chat-row").Body(
-			app.Form().Class("rename-form").OnSubmit(func(ctx app.Context, e app.Event) {
-				e.PreventDefault()
-				if err := s.rt.History.Rename(context.Background(), id, s.renameTo); err != nil {
-					s.notice = err.Error()
-					return
-				}
-				s.renaming = ""
-			}, app.EventScope(id)).Body(
+			app.Div().Class("rename-form").Body(
 				app.Input().Class("rename-input").ID("rename-input").Value(s.renameTo).
 					Aria("label", T(l, "rename")).AutoFocus(true).
 					OnInput(func(ctx app.Context, e app.Event) { s.renameTo = ctx.JSSrc().Get("value").String() }).
 					OnKeyDown(func(ctx app.Context, e app.Event) {
-						if e.Get("key").String() == "Escape" {
+						switch e.Get("key").String() {
+						case "Escape":
 							s.renaming = ""
+						case "Enter":
+							s.renameTo = ctx.JSSrc().Get("value").String()
+							s.rename(id)
 						}
-					}),
-				app.Button().Class("icon-btn").Type("submit").Aria("label", T(l, "save")).Text("✓"),
+					}, app.EventScope(id)),
+				app.Button().Class("icon-btn").Type("button").Aria("label", T(l, "save")).Text("✓").
+					OnClick(func(ctx app.Context, e app.Event) { s.rename(id) }, app.EventScope(id)),
 			),
 		)
 	}
@@ -166,4 +164,13 @@ func (s *Shell) renderLLMDot() app.UI {
 		app.Span().Class(cls).Aria("hidden", true),
 		app.Span().Class("model-name").Text(label),
 	)
+}
+
+// rename gives chat id the title being typed.
+func (s *Shell) rename(id string) {
+	if err := s.rt.History.Rename(context.Background(), id, s.renameTo); err != nil {
+		s.notice = err.Error()
+		return
+	}
+	s.renaming = ""
 }
