@@ -23,8 +23,9 @@ func (s *Shell) renderComposer() app.UI {
 		app.Div().Class("composer").Attr("role", "group").Aria("label", T(l, "message")).
 			Body(
 				app.Label().For(InputID).Class("sr-only").Text(T(l, "message")),
+				app.Span().Class("sr-only").ID("keys-hint").Text(T(l, "keys_hint")),
 				app.Textarea().ID(InputID).Rows(1).
-					Placeholder(T(l, "placeholder")).
+					Placeholder(T(l, "placeholder")).Title(T(l, "keys_hint")).Aria("describedby", "keys-hint").
 					Text(s.draft).
 					OnInput(func(ctx app.Context, e app.Event) {
 						s.draft = ctx.JSSrc().Get("value").String()

@@ -69,11 +69,18 @@ func (s *Shell) renderKnowledge() app.UI {
 			On("drop", func(ctx app.Context, e app.Event) {
 				e.PreventDefault()
 				k.dragging = false
-				entries := droppedEntries(e)
-				if len(entries) == 0 || k.importing {
+				if k.importing {
 					return
 				}
-				s.importFiles(func() []fileData { return readEntries(entries) })
+				if entries := droppedEntries(e); len(entries) > 0 {
+					s.importFiles(func() []fileData { return readEntries(entries) })
+					return
+				}
+				// Some sources (other apps, scripted drops) give files
+				// without file-system entries.
+				if files := e.Get("dataTransfer").Get("files"); files.Truthy() && files.Length() > 0 {
+					s.importFiles(func() []fileData { return readFileList(files) })
+				}
 			}).
 			Body(
 				app.Span().Class("drop-icon").Aria("hidden", true).Text("⇪"),

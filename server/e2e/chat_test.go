@@ -368,3 +368,22 @@ func TestChats_NewRenameSearchDelete(t *testing.T) {
 	openApp(t, b, srv.URL+"/")
 	waitJS(t, b, 5*time.Second, "after reload", items+`.join("|") === "Apple notes"`)
 }
+
+func TestKnowledge_DroppedFilesAreImported(t *testing.T) {
+	llm := newScriptedLLM(t, appScripts())
+	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, srv.URL+"/")
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")), chromedp.WaitReady(chromedp.ID("kb-drop")))
+	// A drop as the browser delivers it: a DataTransfer holding two files.
+	eval[bool](t, b, `(() => {
+	  const dt = new DataTransfer();
+	  dt.items.add(new File(["# Owls\n\nOwls hunt at night."], "owls.md", {type: "text/markdown"}));
+	  dt.items.add(new File(["Bats sleep during the day."], "bats.txt", {type: "text/plain"}));
+	  const zone = document.getElementById("kb-drop");
+	  zone.dispatchEvent(new DragEvent("dragover", {bubbles: true, cancelable: true, dataTransfer: dt}));
+	  zone.dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt}));
+	  return true;
+	})()`)
+	waitJS(t, b, 20*time.Second, "both documents listed", `(() => { const t = [...document.querySelectorAll("#doc-list .doc-title")].map(e => e.textContent); return t.includes("Owls") && t.includes("bats.txt"); })()`)
+}
