@@ -89,6 +89,7 @@ func (s *Shell) OnMount(ctx app.Context) {
 	}
 	s.settings = st.Normalized()
 	applyTheme(s.settings)
+	preventEnterNewline()
 	origin := app.Window().URL()
 	origin.Path, origin.RawQuery, origin.Fragment = "", "", ""
 	ctx.Async(func() {
@@ -209,4 +210,26 @@ func (s *Shell) Render() app.UI {
 		main,
 		app.If(s.citation != nil, func() app.UI { return s.renderCitation() }),
 	)
+}
+
+// enterGuard is installed once: go-app runs its event handlers after the
+// browser's default action, so the composer's OnKeyDown cannot stop Enter
+// from inserting a newline. A native listener runs synchronously and can.
+var enterGuard app.Func
+
+// preventEnterNewline makes Enter (without Shift, outside an IME
+// composition) in the chat input send only, leaving no stray line break.
+func preventEnterNewline() {
+	if enterGuard != nil {
+		return
+	}
+	enterGuard = app.FuncOf(func(this app.Value, args []app.Value) any {
+		e := args[0]
+		if e.Get("key").String() == "Enter" && !e.Get("shiftKey").Bool() && !e.Get("isComposing").Bool() &&
+			e.Get("target").Get("id").String() == InputID {
+			e.Call("preventDefault")
+		}
+		return nil
+	})
+	app.Window().Get("document").Call("addEventListener", "keydown", enterGuard, true)
 }
