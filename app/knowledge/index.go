@@ -71,7 +71,7 @@ func chunkDocument(an analysis.Analyzer, title string, c *Chunk) *document.Docum
 	// The title bonus is per document, so only the first chunk carries the
 	// title field: less to index, and title statistics count documents.
 	if title != "" && c.N == 0 {
-		d.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(title), index.IndexField, an))
+		d.AddField(textField(fieldTitle, title, an))
 	}
 	// The body carries the chunk's context (title and heading path) too:
 	// BM25 over one field holding everything ranks better than over the
@@ -83,6 +83,15 @@ func chunkDocument(an analysis.Analyzer, title string, c *Chunk) *document.Docum
 	if title != "" {
 		body = title + "\n" + body
 	}
-	d.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(body), index.IndexField, an))
+	d.AddField(textField(fieldBody, body, an))
 	return d
+}
+
+// textField is an indexed, unstored field analysed in one pass when the
+// analyzer is ours (field.go), and by bleve's TextField otherwise.
+func textField(name, value string, an analysis.Analyzer) document.Field {
+	if ca, ok := an.(*cachingAnalyzer); ok {
+		return newAnalyzedField(name, []byte(value), ca)
+	}
+	return document.NewTextFieldCustom(name, nil, []byte(value), index.IndexField, an)
 }

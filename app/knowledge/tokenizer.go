@@ -42,7 +42,7 @@ func registerAnalyzer(name string, filters ...string) {
 		if err != nil {
 			return nil, err
 		}
-		a := &cachingAnalyzer{tokenizer: tok, terms: map[string][]byte{}}
+		a := &cachingAnalyzer{tokenizer: tok, terms: map[string]*termEntry{}, ids: map[string]int32{}}
 		for _, f := range filters {
 			tf, err := cache.TokenFilterNamed(f)
 			if err != nil {
@@ -64,7 +64,19 @@ type cachingAnalyzer struct {
 	filters   []analysis.TokenFilter
 
 	mu    sync.RWMutex
-	terms map[string][]byte // word → filtered term; nil: dropped
+	terms map[string]*termEntry // word → its filtered term
+	ids   map[string]int32      // filtered term → id; words can share a term
+	gen   int                   // bumped whenever terms starts over
+}
+
+// termEntry is a word's filtered term. Its id is the term's (not the
+// word's: "cats" and "cat" share one), dense within one generation of the
+// cache, so indexing counts term frequencies in an array
+// instead of a second map (field.go).
+type termEntry struct {
+	term []byte // nil: the filters dropped the word
+	key  string // term as a string, for index.TokenFrequencies keys
+	id   int32
 }
 
 // maxCachedTerms bounds the cache; it starts over when full.
@@ -77,42 +89,50 @@ func (a *cachingAnalyzer) Analyze(input []byte) analysis.TokenStream {
 	pos := 0
 	for _, t := range tokens {
 		a.mu.RLock()
-		term, ok := a.terms[string(t.Term)]
+		e, ok := a.terms[string(t.Term)]
 		a.mu.RUnlock()
 		if !ok {
-			term = a.filter(t)
+			e, _ = a.filter(t.Term, t.Start, t.End, t.Type)
 		}
-		if term == nil {
+		if e.term == nil {
 			continue
 		}
 		pos++
-		t.Term, t.Position = term, pos
+		t.Term, t.Position = e.term, pos
 		out = append(out, t)
 	}
 	return out
 }
 
-// filter runs the filter chain on a copy of one token and caches the result.
-func (a *cachingAnalyzer) filter(t *analysis.Token) []byte {
-	word := string(t.Term)
-	one := analysis.TokenStream{&analysis.Token{Term: []byte(word), Start: t.Start, End: t.End, Position: 1, Type: t.Type}}
+// filter runs the filter chain on a copy of one word, caches the result and
+// returns it with the cache generation it belongs to.
+func (a *cachingAnalyzer) filter(w []byte, start, end int, typ analysis.TokenType) (*termEntry, int) {
+	word := string(w)
+	one := analysis.TokenStream{&analysis.Token{Term: []byte(word), Start: start, End: end, Position: 1, Type: typ}}
 	for _, f := range a.filters {
 		one = f.Filter(one)
 	}
-	var term []byte
-	if len(one) == 1 {
-		term = one[0].Term
-	} else if len(one) > 1 {
-		// No en/de filter splits tokens; should one, keep the first.
-		term = one[0].Term
+	e := &termEntry{}
+	// No en/de filter splits tokens; should one, keep the first.
+	if len(one) > 0 {
+		e.term = one[0].Term
+		e.key = string(e.term)
 	}
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	if len(a.terms) >= maxCachedTerms {
-		a.terms = map[string][]byte{}
+		a.terms = map[string]*termEntry{}
+		a.ids = map[string]int32{}
+		a.gen++
 	}
-	a.terms[word] = term
-	a.mu.Unlock()
-	return term
+	id, ok := a.ids[e.key]
+	if !ok {
+		id = int32(len(a.ids))
+		a.ids[e.key] = id
+	}
+	e.id = id
+	a.terms[word] = e
+	return e, a.gen
 }
 
 // wordTokenizer implements analysis.Tokenizer; see the comment above.
@@ -168,15 +188,27 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 	est := len(input)/6 + 1
 	out := make(analysis.TokenStream, 0, est)
 	backing := make([]analysis.Token, 0, est)
-	emit := func(t analysis.Token) {
+	pos := 1
+	for i := 0; ; pos++ {
+		start, end, typ, ok := nextWord(input, i)
+		if !ok {
+			break
+		}
+		i = end
 		if len(backing) == cap(backing) {
 			backing = make([]analysis.Token, 0, est)
 		}
-		backing = append(backing, t)
+		backing = append(backing, analysis.Token{Term: input[start:end], Start: start, End: end, Position: pos, Type: typ})
 		out = append(out, &backing[len(backing)-1])
 	}
-	pos := 1
-	for i := 0; i < len(input); {
+	return out
+}
+
+// nextWord finds the first word at or after byte i of input; ok is false
+// when there is none. Tokenize and the one-pass indexing analysis
+// (field.go) share it, so both cut text the same way.
+func nextWord(input []byte, i int) (start, end int, typ analysis.TokenType, ok bool) {
+	for i < len(input) {
 		var c runeClass
 		n := 1
 		if b := input[i]; b < utf8.RuneSelf {
@@ -192,10 +224,7 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		}
 		start := i
 		if c == ideograph {
-			i += n
-			emit(analysis.Token{Term: input[start:i], Start: start, End: i, Position: pos, Type: analysis.Ideographic})
-			pos++
-			continue
+			return start, i + n, analysis.Ideographic, true
 		}
 		numeric := c == digit
 		prev := c
@@ -229,12 +258,10 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 			}
 			break
 		}
-		typ := analysis.AlphaNumeric
 		if numeric {
-			typ = analysis.Numeric
+			return start, i, analysis.Numeric, true
 		}
-		emit(analysis.Token{Term: input[start:i], Start: start, End: i, Position: pos, Type: typ})
-		pos++
+		return start, i, analysis.AlphaNumeric, true
 	}
-	return out
+	return 0, 0, 0, false
 }
