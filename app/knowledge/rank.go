@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
@@ -153,12 +154,17 @@ func (kb *KB) rank(ctx context.Context, idx bleve.Index, q string, k int) ([]ran
 
 	fields := []struct {
 		name  string
+		slot  int // in segInfo.postings
 		boost float64
 		into  []float64
-	}{{fieldBody, 1, a.body}, {fieldTitle, kb.cfg.TitleBoost, a.title}}
-	lists := make([]segment.PostingsList, len(segs))
-	dicts := make([]segment.TermDictionary, len(segs))
-	var it segment.PostingsIterator
+	}{{fieldBody, 0, 1, a.body}, {fieldTitle, 1, kb.cfg.TitleBoost, a.title}}
+	lists := make([]*flatPostings, len(segs))
+	deleted := make([]*roaring.Bitmap, len(segs))
+	for i, ss := range segs {
+		if d := ss.Deleted(); d != nil && !d.IsEmpty() {
+			deleted[i] = d
+		}
+	}
 	k1, b := search.BM25_k1, search.BM25_b
 	var lenNorm [512]float64 // k1·(1−b+b·len/avg) by field length, lazily
 	for _, f := range fields {
@@ -174,22 +180,15 @@ func (kb *KB) rank(ctx context.Context, idx bleve.Index, q string, k int) ([]ran
 			continue
 		}
 		clear(lenNorm[:])
-		for i := range segs {
-			if dicts[i], err = live[i].Dictionary(f.name); err != nil {
-				return nil, fmt.Errorf("knowledge: open dictionary: %w", err)
-			}
-		}
 		for ti, term := range terms {
 			var df uint64
-			for i, ss := range segs {
-				pl, err := dicts[i].PostingsList([]byte(term), ss.Deleted(), lists[i])
+			for i := range segs {
+				fp, err := infos[i].postingsOf(live[i], f.slot, f.name, term)
 				if err != nil {
-					return nil, fmt.Errorf("knowledge: read postings: %w", err)
+					return nil, err
 				}
-				lists[i] = pl
-				if pl != nil {
-					df += pl.Count()
-				}
+				lists[i] = fp
+				df += fp.count(deleted[i])
 			}
 			if df == 0 {
 				continue
@@ -200,35 +199,21 @@ func (kb *KB) rank(ctx context.Context, idx bleve.Index, q string, k int) ([]ran
 			w := f.boost * idf * idf * float64(mult[ti])
 			m := uint16(mult[ti])
 			for i := range segs {
-				if lists[i] == nil || lists[i].Count() == 0 {
-					continue
-				}
-				it = lists[i].Iterator(true, true, false, it)
-				off := offsets[i]
-				for {
-					p, err := it.Next()
-					if err != nil {
-						return nil, fmt.Errorf("knowledge: read postings: %w", err)
-					}
-					if p == nil {
-						break
+				fp, del := lists[i], deleted[i]
+				off := uint32(offsets[i])
+				for j, d := range fp.doc {
+					if del != nil && del.Contains(d) {
+						continue
 					}
 					var tf float64
-					if fr := p.Frequency(); fr < uint64(len(sqrtTF)) {
+					if fr := fp.tf[j]; fr < uint32(len(sqrtTF)) {
 						tf = sqrtTF[fr]
 					} else {
 						tf = math.Sqrt(float64(fr))
 					}
-					// zap keeps the field length as the bits of its norm.
-					var fieldLen uint64
-					if zp, ok := p.(*zap.Posting); ok {
-						fieldLen = zp.NormUint64()
-					} else {
-						nv := p.Norm()
-						fieldLen = uint64(math.Round(1 / (nv * nv)))
-					}
+					fieldLen := fp.flen[j]
 					var ln float64
-					if fieldLen < uint64(len(lenNorm)) {
+					if fieldLen < uint32(len(lenNorm)) {
 						if ln = lenNorm[fieldLen]; ln == 0 {
 							ln = k1 * (1 - b + b*float64(fieldLen)/avgLen)
 							lenNorm[fieldLen] = ln
@@ -236,7 +221,7 @@ func (kb *KB) rank(ctx context.Context, idx bleve.Index, q string, k int) ([]ran
 					} else {
 						ln = k1 * (1 - b + b*float64(fieldLen)/avgLen)
 					}
-					n := uint32(off + p.Number())
+					n := off + d
 					if a.matched[n] == 0 {
 						a.ftouch = append(a.ftouch, n)
 					}
@@ -321,6 +306,88 @@ type rankedDoc struct {
 type segInfo struct {
 	ord []int32
 	n   []int32
+
+	mu sync.Mutex
+	// postings caches, by field (body, title) and term, the postings
+	// queries have read, decoded (see flatPostings).
+	postings [2]map[string]*flatPostings
+}
+
+// flatPostings is one term's postings in one segment field, decoded into
+// plain arrays. In WASM, walking zap's postings (roaring containers,
+// chunked uvarints, an interface call per posting) was most of a query's
+// time; a segment never changes, so each term is decoded once. The arrays
+// hold every posting: deletions change with the snapshot and are applied
+// per query. At most the index's own size is cached (SciFact: a few MB).
+type flatPostings struct {
+	doc  []uint32 // segment-local doc numbers, ascending
+	tf   []uint32 // term frequency
+	flen []uint32 // field length in terms
+}
+
+var noPostings = &flatPostings{}
+
+// count is how many postings are not deleted.
+func (fp *flatPostings) count(deleted *roaring.Bitmap) uint64 {
+	if deleted == nil {
+		return uint64(len(fp.doc))
+	}
+	n := uint64(0)
+	for _, d := range fp.doc {
+		if !deleted.Contains(d) {
+			n++
+		}
+	}
+	return n
+}
+
+// postingsOf returns term's postings in field of seg, decoding them on
+// first use.
+func (info *segInfo) postingsOf(seg segment.Segment, slot int, field, term string) (*flatPostings, error) {
+	info.mu.Lock()
+	defer info.mu.Unlock()
+	if fp, ok := info.postings[slot][term]; ok {
+		return fp, nil
+	}
+	dict, err := seg.Dictionary(field)
+	if err != nil {
+		return nil, fmt.Errorf("knowledge: open dictionary: %w", err)
+	}
+	pl, err := dict.PostingsList([]byte(term), nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("knowledge: read postings: %w", err)
+	}
+	fp := noPostings
+	if pl != nil && pl.Count() > 0 {
+		n := pl.Count()
+		fp = &flatPostings{doc: make([]uint32, 0, n), tf: make([]uint32, 0, n), flen: make([]uint32, 0, n)}
+		it := pl.Iterator(true, true, false, nil)
+		for {
+			p, err := it.Next()
+			if err != nil {
+				return nil, fmt.Errorf("knowledge: read postings: %w", err)
+			}
+			if p == nil {
+				break
+			}
+			// zap keeps the field length as the bits of its norm.
+			var fieldLen uint64
+			if zp, ok := p.(*zap.Posting); ok {
+				fieldLen = zp.NormUint64()
+			} else {
+				nv := p.Norm()
+				fieldLen = uint64(math.Round(1 / (nv * nv)))
+			}
+			fp.doc = append(fp.doc, uint32(p.Number()))
+			fp.tf = append(fp.tf, uint32(min(p.Frequency(), math.MaxUint32)))
+			fp.flen = append(fp.flen, uint32(min(fieldLen, math.MaxUint32)))
+		}
+	}
+	if info.postings[slot] == nil {
+		info.postings[slot] = map[string]*flatPostings{}
+	}
+	info.postings[slot][term] = fp
+	return fp, nil
 }
 
 func (kb *KB) segmentInfo(seg segment.Segment) (*segInfo, error) {
