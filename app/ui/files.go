@@ -31,15 +31,30 @@ func readFileList(list app.Value) []fileData {
 	return out
 }
 
-// readFile reads one File object.
+// readFile reads one File object. A file the browser cannot read (moved,
+// permission lost) comes back with Err set instead of hanging the import.
 func readFile(name string, f app.Value) fileData {
 	ch := make(chan fileData, 1)
-	f.Call("arrayBuffer").Then(func(buf app.Value) {
-		u8 := app.Window().Get("Uint8Array").New(buf)
+	var ok, fail app.Func
+	release := func() { ok.Release(); fail.Release() }
+	ok = app.FuncOf(func(this app.Value, args []app.Value) any {
+		u8 := app.Window().Get("Uint8Array").New(args[0])
 		b := make([]byte, u8.Length())
 		app.CopyBytesToGo(b, u8)
 		ch <- fileData{Name: name, Data: b}
+		release()
+		return nil
 	})
+	fail = app.FuncOf(func(this app.Value, args []app.Value) any {
+		msg := "unknown error"
+		if len(args) > 0 && args[0].Truthy() {
+			msg = args[0].Call("toString").String()
+		}
+		ch <- fileData{Name: name, Err: name + ": the browser could not read the file: " + msg}
+		release()
+		return nil
+	})
+	f.Call("arrayBuffer").Call("then", ok, fail)
 	return <-ch
 }
 

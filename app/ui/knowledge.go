@@ -134,6 +134,8 @@ func (s *Shell) renderKnowledge() app.UI {
 			})
 		}),
 
+		s.renderBackup(),
+
 		// Sources
 		app.Div().Class("side-section-title").Text(T(l, "sources_title")+sprintf(" (%d)", len(k.docs))),
 		app.If(len(k.docs) == 0, func() app.UI { return app.P().Class("empty-hint").Text(T(l, "no_docs")) }),

@@ -44,6 +44,7 @@ type Shell struct {
 	settings Settings
 	ready    bool // runtime loaded (browser only)
 	loadErr  string
+	loadMs   int64 // how long opening the stores and the knowledge base took
 
 	view    string
 	tab     string // "chats" or "knowledge"
@@ -92,9 +93,11 @@ func (s *Shell) OnMount(ctx app.Context) {
 	preventEnterNewline()
 	origin := app.Window().URL()
 	origin.Path, origin.RawQuery, origin.Fragment = "", "", ""
+	started := time.Now()
 	ctx.Async(func() {
 		rt, warn := openRuntime(context.Background(), origin.String())
 		ctx.Dispatch(func(ctx app.Context) {
+			s.loadMs = time.Since(started).Milliseconds()
 			s.rt = rt
 			s.ready = true
 			s.loadErr = warn
@@ -204,7 +207,8 @@ func (s *Shell) Render() app.UI {
 		)
 	}
 	// data-ready and data-llm let tests (and styles) see the app's state.
-	return app.Div().Class(cls).ID("shell").Attr("data-ready", sprintf("%t", s.ready)).Attr("data-llm", [...]string{"unknown", "ok", "down"}[s.llm]).Body(
+	return app.Div().Class(cls).ID("shell").Attr("data-ready", sprintf("%t", s.ready)).Attr("data-llm", [...]string{"unknown", "ok", "down"}[s.llm]).
+		Attr("data-load-ms", sprintf("%d", s.loadMs)).Body(
 		s.renderSidebar(),
 		app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { s.navOpen = false }),
 		main,
