@@ -215,13 +215,17 @@ func (kb *KB) Add(ctx context.Context, in Input) (Document, error) {
 // inputs are refused before anything is written.
 func (kb *KB) AddBatch(ctx context.Context, ins []Input, progress func(Progress)) ([]Document, error) {
 	now := kb.cfg.Now()
-	recs := make([]Record, 0, len(ins))
 	textBytes := 0
 	for i, in := range ins {
 		textBytes += len(in.Text)
 		if strings.TrimSpace(in.Text) == "" {
 			return nil, fmt.Errorf("knowledge: input %d (%q) has no text to index", i, firstNonEmpty(in.Source, in.Title))
 		}
+	}
+	// Before chunking, which already allocates a good part of it.
+	reserveHeap(textBytes)
+	recs := make([]Record, 0, len(ins))
+	for _, in := range ins {
 		recs = append(recs, kb.chunkInput(in, now))
 	}
 	kb.writeMu.Lock()
@@ -229,7 +233,6 @@ func (kb *KB) AddBatch(ctx context.Context, ins []Input, progress func(Progress)
 	// Indexing allocates heavily and briefly; collecting less often during
 	// an import cuts GC time, most of all in WASM's single thread.
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercentIndexing))
-	reserveHeap(textBytes)
 	done, err := kb.indexRecords(ctx, recs, true, progress)
 	if err == nil && kb.cfg.Store != nil && len(done) > 0 {
 		err = kb.saveIndexAfterImport(ctx)
