@@ -36,7 +36,7 @@ type Config struct {
 	// between batches. In-memory scorch never merges segments, and every
 	// query visits each one, so bigger batches search faster (SciFact in
 	// WASM: query p50 1.3–1.9 ms at 2048, 1.2 at 4096) but keep the page
-	// busy longer (about 0.5 s per 4096 chunks in WASM, on a loaded box).
+	// busy longer (about 0.5 s per 2048 chunks in WASM, on a loaded box).
 	BatchSize int
 	// Store persists documents, chunks and the index; nil keeps the
 	// knowledge base in memory only.
