@@ -9,7 +9,7 @@ WEB_OUT    := bin/web
 DIST       := server/dist/web
 SCIFACT    ?= ../shared/data/scifact
 
-.PHONY: all build wasm run test test-native test-wasm test-e2e e2e-deps size bench bench-wasm screenshots fuzz clean
+.PHONY: all build wasm run test test-native test-wasm test-e2e e2e-deps size bench bench-wasm bench-reload screenshots fuzz clean
 
 all: build
 
@@ -61,6 +61,11 @@ bench-wasm:
 	@mkdir -p bin
 	GOOS=js GOARCH=wasm $(GO) build -o bin/bench.wasm ./wasm/bench
 	$(WASM_EXEC) bin/bench.wasm -data $(SCIFACT)
+
+# SciFact imported in headless Chromium, then the page reloaded: how long
+# until the knowledge base is searchable again (issue 4's reload target).
+bench-reload: build e2e-deps
+	TINYRAG_E2E=1 TINYRAG_BENCH_SCIFACT=$(abspath $(SCIFACT)) $(GO) test -count=1 -run BenchReload -v ./server/e2e/ | grep -E '^(browser_import|--- |ok|FAIL)'
 
 screenshots: build e2e-deps
 	TINYRAG_E2E=1 $(GO) test -count=1 -run 'Screenshot|Mount' ./server/e2e/

@@ -72,6 +72,7 @@ var texts = map[string][2]string{
 	"left":              {"left", "übrig"},
 	"imported":          {"Imported", "Importiert"},
 	"backup":            {"Backup", "Sicherung"},
+	"show_more":         {"Show %d more (%d not shown)", "%d weitere zeigen (%d nicht gezeigt)"},
 	"backup_hint":       {"One file with every document, to keep or to move this knowledge base to another browser.", "Eine Datei mit allen Dokumenten, zum Aufbewahren oder Umziehen in einen anderen Browser."},
 	"export_kb":         {"Export knowledge base", "Wissensbasis exportieren"},
 	"import_backup":     {"Import a backup", "Sicherung importieren"},

@@ -28,7 +28,13 @@ type knowledgeView struct {
 	query string
 	hits  []knowledge.Hit
 	qErr  string
+
+	shown int // how many sources the list renders; 0 means docPage
 }
+
+// docPage is how many sources the list renders at a time: a knowledge base
+// of thousands of documents must not become thousands of DOM nodes at once.
+const docPage = 100
 
 func (k *knowledgeView) refresh(rt *Runtime) {
 	if rt != nil && rt.KB != nil {
@@ -48,10 +54,18 @@ func (s *Shell) renderKnowledge() app.UI {
 	if k.dragging {
 		dropCls += " over"
 	}
+	shown := k.shown
+	if shown <= 0 {
+		shown = docPage
+	}
 	var docs []app.UI
-	for _, d := range k.docs {
+	for i, d := range k.docs {
+		if i == shown {
+			break
+		}
 		docs = append(docs, s.renderDoc(d))
 	}
+	more := len(k.docs) - shown
 	return app.Div().Class("side-panel kb-panel").Attr("role", "tabpanel").ID("panel-knowledge").Aria("labelledby", "tab-knowledge").Body(
 		// Search
 		app.Input().Type("search").Class("side-search").ID("kb-search").
@@ -140,6 +154,11 @@ func (s *Shell) renderKnowledge() app.UI {
 		app.Div().Class("side-section-title").Text(T(l, "sources_title")+sprintf(" (%d)", len(k.docs))),
 		app.If(len(k.docs) == 0, func() app.UI { return app.P().Class("empty-hint").Text(T(l, "no_docs")) }),
 		app.Ul().Class("doc-list").ID("doc-list").Body(docs...),
+		app.If(more > 0, func() app.UI {
+			return app.Button().Class("btn small").ID("doc-more").Type("button").
+				Text(sprintf(T(l, "show_more"), min(more, docPage), more)).
+				OnClick(func(ctx app.Context, e app.Event) { k.shown = shown + docPage })
+		}),
 	)
 }
 

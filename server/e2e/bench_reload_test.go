@@ -1,0 +1,84 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/beir"
+)
+
+// TestBenchReload_SciFactKnowledgeBaseIsSearchableAfterReload measures what
+// issue 4's reload target asks: a SciFact-sized knowledge base (5,183
+// documents) imported in the browser, then the page reloaded — how long
+// until it is searchable again. It is a measurement, not a pass/fail
+// timing: it runs only with TINYRAG_BENCH_SCIFACT=<dir> (make bench-reload)
+// and prints one line.
+func TestBenchReload_SciFactKnowledgeBaseIsSearchableAfterReload(t *testing.T) {
+	dir := os.Getenv("TINYRAG_BENCH_SCIFACT")
+	if dir == "" {
+		t.Skip("set TINYRAG_BENCH_SCIFACT to the SciFact folder (make bench-reload)")
+	}
+	set, err := beir.LoadDir(dir)
+	if err != nil {
+		t.Fatalf("reading SciFact from %s: %v", dir, err)
+	}
+
+	// The browser imports the collection as a user would: one backup file
+	// made by the same knowledge code, through the knowledge panel.
+	kb, err := knowledge.New(knowledge.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := make([]knowledge.Input, len(set.Corpus))
+	for i, d := range set.Corpus {
+		ins[i] = knowledge.Input{Title: d.Title, Source: "scifact/" + d.ID, Type: "text", Text: d.Text}
+	}
+	if _, err := kb.AddBatch(context.Background(), ins, nil); err != nil {
+		t.Fatal(err)
+	}
+	backup := filepath.Join(t.TempDir(), "scifact.tinyrag.gz")
+	f, err := os.Create(backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kb.Export(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	llm := newScriptedLLM(t, appScripts())
+	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, srv.URL+"/")
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
+	b.do(t, 5*time.Second, "open backup", chromedp.Click(chromedp.CSS("#kb-backup-section summary")))
+	start := time.Now()
+	b.do(t, 10*time.Second, "import SciFact", chromedp.SetUploadFiles(chromedp.ID("kb-backup"), []string{backup}))
+	want := fmt.Sprintf("(%d)", len(set.Corpus))
+	waitJS(t, b, 5*time.Minute, "all documents listed",
+		`[...document.querySelectorAll("#panel-knowledge .side-section-title")].some(e => e.textContent.includes("`+want+`")) && !document.getElementById("kb-progress")`)
+	importTook := time.Since(start)
+
+	query := set.Queries[0].Text
+	reloadStart := time.Now()
+	openApp(t, b, srv.URL+"/")
+	pageMs := time.Since(reloadStart).Milliseconds()
+	appMs := eval[int](t, b, `+document.getElementById("shell").dataset.loadMs`)
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
+	b.do(t, 10*time.Second, "search", chromedp.Click(chromedp.ID("kb-search")),
+		chromedp.SendKeys(chromedp.ID("kb-search"), strings.Fields(query)[0]+" "+strings.Fields(query)[1]))
+	waitJS(t, b, 10*time.Second, "search hits after reload", `document.querySelector("#panel-knowledge mark")`)
+
+	line := fmt.Sprintf("browser_import_docs_per_s=%.0f reload_searchable_ms=%d reload_page_to_ready_ms=%d docs=%d",
+		float64(len(set.Corpus))/importTook.Seconds(), appMs, pageMs, len(set.Corpus))
+	fmt.Println(line)
+	t.Log(line)
+}
