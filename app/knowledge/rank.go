@@ -319,7 +319,8 @@ type segInfo struct {
 // time; a segment never changes, so each term is decoded once. The arrays
 // hold every posting: deletions change with the snapshot and are applied
 // per query. A posting takes 8 bytes; at most every posting of the index
-// is cached (SciFact after its 300 test queries: about 250,000, 2 MB).
+// is cached (SciFact after its 300 test queries: 387,000 postings, 5.7 MB
+// with the maps, measured natively).
 type flatPostings struct {
 	doc []uint32 // segment-local doc numbers, ascending
 	// Term frequency and field length in terms, capped at 65,535: only a
