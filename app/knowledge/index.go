@@ -3,7 +3,6 @@ package knowledge
 import (
 	"fmt"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -27,14 +26,14 @@ var analyzers = map[string]string{
 // no term vectors are kept: the knowledge base holds the chunk text itself
 // and highlights on its own, which keeps indexing and snapshots lean.
 func newMapping(analyzer string) *mapping.IndexMappingImpl {
-	m := bleve.NewIndexMapping()
+	m := mapping.NewIndexMapping()
 	m.ScoringModel = index.BM25Scoring
 	m.DefaultAnalyzer = analyzer
 	m.StoreDynamic = false
 	m.IndexDynamic = false
 	m.DocValuesDynamic = false
 	field := func() *mapping.FieldMapping {
-		f := bleve.NewTextFieldMapping()
+		f := mapping.NewTextFieldMapping()
 		f.Analyzer = analyzer
 		f.Store = false
 		f.IncludeTermVectors = false
@@ -42,26 +41,45 @@ func newMapping(analyzer string) *mapping.IndexMappingImpl {
 		f.DocValues = false
 		return f
 	}
-	dm := bleve.NewDocumentStaticMapping()
+	dm := mapping.NewDocumentStaticMapping()
 	dm.AddFieldMappingsAt(fieldTitle, field())
 	dm.AddFieldMappingsAt(fieldBody, field())
 	m.DefaultMapping = dm
 	return m
 }
 
+// memIndex is the in-memory scorch index, used without bleve's top-level
+// package: that package also links the upsidedown index and its protobuf
+// code (about 2.5 MB of gzip in app.wasm) that tinyRAG never uses.
+type memIndex struct{ index.Index }
+
+// Advanced returns the scorch index itself (bleve.Index's name for it).
+func (m memIndex) Advanced() (index.Index, error) { return m.Index, nil }
+
+// NewBatch starts a batch of updates and deletions.
+func (m memIndex) NewBatch() *index.Batch { return index.NewBatch() }
+
+// analysisQueue analyzes batched documents, as bleve's global one does.
+var analysisQueue = index.NewAnalysisQueue(4)
+
 // openIndex creates an empty in-memory scorch index. The path "" keeps it in
 // memory; scorch indexes markedly faster than the upsidedown MemOnly store,
 // most of all in WASM. It forces tinyRAG's segment plugin (zap v17 plus
-// snapshot loading, see snapshot.go).
-func openIndex(m *mapping.IndexMappingImpl) (bleve.Index, error) {
-	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, map[string]interface{}{
+// snapshot loading, see snapshot.go). The mapping is not needed by scorch:
+// chunkDocument builds analyzed documents itself.
+func openIndex(_ *mapping.IndexMappingImpl) (memIndex, error) {
+	idx, err := scorch.NewScorch(scorch.Name, map[string]interface{}{
+		"path":                "",
 		"forceSegmentType":    segmentType,
 		"forceSegmentVersion": segmentVersion,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("knowledge: create bleve index: %w", err)
+	}, analysisQueue)
+	if err == nil {
+		err = idx.Open()
 	}
-	return idx, nil
+	if err != nil {
+		return memIndex{}, fmt.Errorf("knowledge: create bleve index: %w", err)
+	}
+	return memIndex{idx}, nil
 }
 
 // chunkDocument builds the index document of a chunk directly, skipping

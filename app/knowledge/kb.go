@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/mapping"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
@@ -79,7 +78,7 @@ type KB struct {
 	writeMu sync.Mutex // serialises Add, Delete, Import, Load
 
 	mu       sync.RWMutex // guards the fields below
-	idx      bleve.Index
+	idx      memIndex
 	docs     map[string]Document
 	chunks   map[string][]Chunk // by document id; nil entry: not loaded yet
 	bySource map[string]string  // source → document id
@@ -318,9 +317,7 @@ func (kb *KB) indexRecords(ctx context.Context, recs []Record, store bool, progr
 				continue // unchanged re-import
 			}
 			for j := range r.Chunks {
-				if err := b.IndexAdvanced(chunkDocument(kb.analyzer, r.Document.Title, &r.Chunks[j])); err != nil {
-					return done, fmt.Errorf("knowledge: prepare %q for indexing: %w", r.Document.Source, err)
-				}
+				b.Update(chunkDocument(kb.analyzer, r.Document.Title, &r.Chunks[j]))
 			}
 			n += len(r.Chunks)
 			batch = append(batch, r)

@@ -163,7 +163,7 @@ func (kb *KB) Load(ctx context.Context) error {
 			}
 		}
 	}
-	if b.Size() > 0 {
+	if len(b.IndexOps) > 0 {
 		if err := kb.idx.Batch(b); err != nil {
 			return fmt.Errorf("knowledge: drop deleted documents from index: %w", err)
 		}

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
@@ -108,7 +107,7 @@ var sqrtTF = func() (t [64]float64) {
 
 // rank returns the best k documents for q, best first, each with its best
 // chunk.
-func (kb *KB) rank(ctx context.Context, idx bleve.Index, q string, k int) ([]rankedDoc, error) {
+func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]rankedDoc, error) {
 	terms, mult, clauses := kb.queryTokens(q)
 	if clauses == 0 {
 		return nil, nil

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	index "github.com/blevesearch/bleve_index_api"
@@ -70,7 +69,7 @@ func (p *segmentPlugin) NewUsing(results []index.Document, config map[string]int
 
 // adoptSegment adds a segment decoded from saved bytes to idx. ids are the
 // document ids it holds, so that, as for a batch, older copies are obsoleted.
-func adoptSegment(idx bleve.Index, seg segment.Segment) error {
+func adoptSegment(idx memIndex, seg segment.Segment) error {
 	adv, err := idx.Advanced()
 	if err != nil {
 		return fmt.Errorf("knowledge: reach scorch index: %w", err)
@@ -93,7 +92,7 @@ type savedSegment struct {
 }
 
 // snapshotSegments copies out the current segments of idx.
-func snapshotSegments(idx bleve.Index) ([]savedSegment, error) {
+func snapshotSegments(idx memIndex) ([]savedSegment, error) {
 	adv, err := idx.Advanced()
 	if err != nil {
 		return nil, fmt.Errorf("knowledge: reach scorch index: %w", err)
