@@ -61,6 +61,10 @@ bench-wasm:
 	@mkdir -p bin
 	GOOS=js GOARCH=wasm $(GO) build -o bin/bench.wasm ./wasm/bench
 	$(WASM_EXEC) bin/bench.wasm -data $(SCIFACT)
+	@# The JavaScript reference on the same machine, same moment: MiniSearch 7.2.
+	@if (cd wasm/bench/minisearch && npm install --no-audit --no-fund --silent >/dev/null 2>&1); then \
+	  node wasm/bench/minisearch/bench.mjs $(SCIFACT); \
+	else echo "minisearch reference skipped: npm install failed (no registry?)"; fi
 
 # SciFact imported in headless Chromium, then the page reloaded: how long
 # until the knowledge base is searchable again (issue 4's reload target).
