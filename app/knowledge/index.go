@@ -59,6 +59,21 @@ func (m memIndex) Advanced() (index.Index, error) { return m.Index, nil }
 // NewBatch starts a batch of updates and deletions.
 func (m memIndex) NewBatch() *index.Batch { return index.NewBatch() }
 
+// snapshot opens a consistent read view of the index's segments. The
+// caller must Close it.
+func (m memIndex) snapshot() (*scorch.IndexSnapshot, error) {
+	r, err := m.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("knowledge: open index reader: %w", err)
+	}
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		r.Close()
+		return nil, fmt.Errorf("knowledge: index reader is %T, not a scorch snapshot", r)
+	}
+	return snap, nil
+}
+
 // analysisQueue analyzes batched documents, as bleve's global one does.
 var analysisQueue = index.NewAnalysisQueue(4)
 

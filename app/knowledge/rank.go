@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	zap "github.com/blevesearch/zapx/v17"
@@ -112,19 +111,11 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 	if clauses == 0 {
 		return nil, nil
 	}
-	adv, err := idx.Advanced()
+	snap, err := idx.snapshot()
 	if err != nil {
-		return nil, fmt.Errorf("knowledge: reach scorch index: %w", err)
+		return nil, err
 	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("knowledge: open index reader: %w", err)
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, fmt.Errorf("knowledge: index reader is %T, not a scorch snapshot", r)
-	}
+	defer snap.Close()
 	segs := snap.Segments()
 	offsets := make([]uint64, len(segs)+1)
 	live := make([]segment.Segment, len(segs))

@@ -93,19 +93,11 @@ type savedSegment struct {
 
 // snapshotSegments copies out the current segments of idx.
 func snapshotSegments(idx memIndex) ([]savedSegment, error) {
-	adv, err := idx.Advanced()
+	snap, err := idx.snapshot()
 	if err != nil {
-		return nil, fmt.Errorf("knowledge: reach scorch index: %w", err)
+		return nil, err
 	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("knowledge: open index reader: %w", err)
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, fmt.Errorf("knowledge: index reader is %T, not a scorch snapshot", r)
-	}
+	defer snap.Close()
 	var out []savedSegment
 	for _, ss := range snap.Segments() {
 		sb, ok := ss.Segment().(*zap.SegmentBase)
