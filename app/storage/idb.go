@@ -238,12 +238,20 @@ func (s *IndexedDB) Documents(ctx context.Context) ([]knowledge.Document, error)
 	if err != nil {
 		return nil, fmt.Errorf("storage: list documents: %w", err)
 	}
+	// One crossing from JavaScript for all records, not one per record:
+	// each js.Value call costs more than decoding a small record.
 	all := req.Get("result")
-	out := make([]knowledge.Document, all.Length())
-	for i := range out {
-		if err := json.Unmarshal([]byte(all.Index(i).String()), &out[i]); err != nil {
-			return nil, fmt.Errorf("storage: stored document %d is damaged: %w", i, err)
+	joined := "[" + all.Call("join", ",").String() + "]"
+	var out []knowledge.Document
+	if err := json.Unmarshal([]byte(joined), &out); err != nil {
+		// Find the damaged one so the message can say which.
+		for i := 0; i < all.Length(); i++ {
+			var d knowledge.Document
+			if err := json.Unmarshal([]byte(all.Index(i).String()), &d); err != nil {
+				return nil, fmt.Errorf("storage: stored document %d is damaged: %w", i, err)
+			}
 		}
+		return nil, fmt.Errorf("storage: stored documents are damaged: %w", err)
 	}
 	return out, nil
 }

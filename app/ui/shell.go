@@ -111,19 +111,28 @@ func (s *Shell) OnMount(ctx app.Context) {
 // openRuntime opens the stores; a store that cannot be opened is replaced
 // by memory and reported, so the app still works for this visit.
 func openRuntime(ctx context.Context, origin string) (*Runtime, string) {
-	warn := ""
-	var cs chats.Store = chats.NewMemStore()
-	if OpenChatStore != nil {
-		if st, err := OpenChatStore(ctx); err == nil {
-			cs = st
-		} else {
-			warn = err.Error()
+	// The chat history and the knowledge base open side by side: both wait
+	// mostly on IndexedDB, so the app is ready when the slower one is.
+	var h *chats.History
+	var chatWarn string
+	chatsDone := make(chan struct{})
+	go func() {
+		defer close(chatsDone)
+		var cs chats.Store = chats.NewMemStore()
+		if OpenChatStore != nil {
+			if st, err := OpenChatStore(ctx); err == nil {
+				cs = st
+			} else {
+				chatWarn = err.Error()
+			}
 		}
-	}
-	h := chats.NewHistory(cs, nil)
-	if err := h.Load(ctx); err != nil {
-		warn = err.Error()
-	}
+		h = chats.NewHistory(cs, nil)
+		if err := h.Load(ctx); err != nil {
+			chatWarn = err.Error()
+		}
+	}()
+
+	warn := ""
 	cfg := knowledge.Config{}
 	if OpenKnowledgeStore != nil {
 		if st, err := OpenKnowledgeStore(ctx); err == nil {
@@ -137,6 +146,10 @@ func openRuntime(ctx context.Context, origin string) (*Runtime, string) {
 		warn = err.Error()
 		cfg.Store = nil
 		kb, _ = knowledge.New(cfg)
+	}
+	<-chatsDone
+	if warn == "" {
+		warn = chatWarn
 	}
 	return &Runtime{KB: kb, History: h, Origin: origin}, warn
 }
