@@ -61,6 +61,15 @@ func openApp(t *testing.T, b *browser, url string) {
 	)
 }
 
+// importZebra imports zebraDoc through the knowledge panel's file picker
+// and waits until it is listed; the knowledge tab stays open.
+func importZebra(t *testing.T, b *browser) {
+	t.Helper()
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
+	b.do(t, 10*time.Second, "import a file", chromedp.SetUploadFiles(chromedp.ID("kb-files"), []string{zebraDoc(t)}))
+	waitJS(t, b, 30*time.Second, "document listed", `document.querySelector("#doc-list .doc-title")`)
+}
+
 // ask types a question into the composer and sends it with Enter.
 func ask(t *testing.T, b *browser, q string) {
 	t.Helper()

@@ -240,9 +240,7 @@ func TestReload_KeepsChatsSettingsAndKnowledge(t *testing.T) {
 	b.do(t, 5*time.Second, "open settings", chromedp.Click(chromedp.ID("open-settings")))
 	b.do(t, 5*time.Second, "pick Nord", chromedp.Click(chromedp.ID("theme-nord")))
 	b.do(t, 5*time.Second, "close settings", chromedp.Click(chromedp.ID("settings-close")))
-	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
-	b.do(t, 10*time.Second, "import a file", chromedp.SetUploadFiles(chromedp.ID("kb-files"), []string{zebraDoc(t)}))
-	waitJS(t, b, 30*time.Second, "document listed", `document.querySelector("#doc-list .doc-title")`)
+	importZebra(t, b)
 	time.Sleep(500 * time.Millisecond) // the chat save is asynchronous
 
 	openApp(t, b, srv.URL+"/")

@@ -17,9 +17,7 @@ func TestOffline_AppStartsFromTheServiceWorkerWhenTheServerIsGone(t *testing.T) 
 	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
 	b := newBrowser(t, 1280, 800)
 	openApp(t, b, srv.URL+"/")
-	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
-	b.do(t, 10*time.Second, "import a file", chromedp.SetUploadFiles(chromedp.ID("kb-files"), []string{zebraDoc(t)}))
-	waitJS(t, b, 30*time.Second, "document listed", `document.querySelector("#doc-list .doc-title")`)
+	importZebra(t, b)
 	// go-app's service worker caches the app shell at install.
 	waitJS(t, b, 30*time.Second, "service worker active and caching",
 		`navigator.serviceWorker && navigator.serviceWorker.controller !== null`)

@@ -18,9 +18,7 @@ func TestScreenshots_MainScreens(t *testing.T) {
 	openApp(t, b, srv.URL+"/")
 
 	// Content worth looking at: a document, a calculation, a cited answer.
-	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
-	b.do(t, 10*time.Second, "import a file", chromedp.SetUploadFiles(chromedp.ID("kb-files"), []string{zebraDoc(t)}))
-	waitJS(t, b, 30*time.Second, "document listed", `document.querySelector("#doc-list .doc-title")`)
+	importZebra(t, b)
 	b.do(t, 5*time.Second, "back to chats", chromedp.Click(chromedp.ID("tab-chats")))
 	ask(t, b, "[calc] What is 3 * (17 + 5) / 2?")
 	waitJS(t, b, 20*time.Second, "calc answer", `!document.querySelector(".answer.cursor") && `+lastAnswer+`.includes("33")`)
