@@ -262,18 +262,8 @@ func webDisabled() http.HandlerFunc {
 // web.Page.
 func fetchHandler(f web.Fetcher) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet {
-			w.Header().Set("Allow", "GET")
-			jsonerr.Write(w, http.StatusMethodNotAllowed, "/api/fetch wants GET")
-			return
-		}
-		u := strings.TrimSpace(r.URL.Query().Get("url"))
-		if u == "" {
-			jsonerr.Write(w, http.StatusBadRequest, "missing url parameter: /api/fetch?url=https://…")
-			return
-		}
-		if len(u) > 8192 {
-			jsonerr.Write(w, http.StatusBadRequest, "url longer than 8192 bytes")
+		u, ok := getParam(w, r, "/api/fetch", "url", "https://…", 8192)
+		if !ok {
 			return
 		}
 		page, err := f.Fetch(r.Context(), u)
@@ -286,6 +276,26 @@ func fetchHandler(f web.Fetcher) http.HandlerFunc {
 		}
 		writeJSON(w, page)
 	}
+}
+
+// getParam checks that r is a GET and reads its one required, bounded
+// query parameter, answering the client itself when either is wrong.
+func getParam(w http.ResponseWriter, r *http.Request, route, name, example string, max int) (string, bool) {
+	if r.Method != http.MethodGet {
+		w.Header().Set("Allow", "GET")
+		jsonerr.Write(w, http.StatusMethodNotAllowed, "%s wants GET", route)
+		return "", false
+	}
+	v := strings.TrimSpace(r.URL.Query().Get(name))
+	if v == "" {
+		jsonerr.Write(w, http.StatusBadRequest, "missing %s parameter: %s?%s=%s", name, route, name, example)
+		return "", false
+	}
+	if len(v) > max {
+		jsonerr.Write(w, http.StatusBadRequest, "%s longer than %d bytes", name, max)
+		return "", false
+	}
+	return v, true
 }
 
 // fetchStatus maps a fetch failure to the status the browser sees.
@@ -309,18 +319,8 @@ func fetchStatus(err error) int {
 // searchHandler serves GET /api/search?q=…&n=…: {"results":[web.Hit…]}.
 func searchHandler(s web.Searcher) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet {
-			w.Header().Set("Allow", "GET")
-			jsonerr.Write(w, http.StatusMethodNotAllowed, "/api/search wants GET")
-			return
-		}
-		q := strings.TrimSpace(r.URL.Query().Get("q"))
-		if q == "" {
-			jsonerr.Write(w, http.StatusBadRequest, "missing q parameter: /api/search?q=…")
-			return
-		}
-		if len(q) > 512 {
-			jsonerr.Write(w, http.StatusBadRequest, "query longer than 512 bytes")
+		q, ok := getParam(w, r, "/api/search", "q", "…", 512)
+		if !ok {
 			return
 		}
 		n := web.SearchResults
