@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"errors"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -74,16 +75,9 @@ func (s *Shell) onPickBackup(ctx app.Context, e app.Event) {
 		var err error
 		if len(files) > 0 {
 			if files[0].Err != "" {
-				err = errorString(files[0].Err)
+				err = errors.New(files[0].Err)
 			} else {
-				last := time.Time{}
-				docs, err = rt.KB.Import(context.Background(), bytes.NewReader(files[0].Data), func(p knowledge.Progress) {
-					if time.Since(last) < 100*time.Millisecond && p.Done < p.Total {
-						return
-					}
-					last = time.Now()
-					ctx.Dispatch(func(app.Context) { k.progress = p })
-				})
+				docs, err = rt.KB.Import(context.Background(), bytes.NewReader(files[0].Data), k.progressTo(ctx))
 			}
 		}
 		ctx.Dispatch(func(app.Context) {
@@ -98,10 +92,6 @@ func (s *Shell) onPickBackup(ctx app.Context, e app.Event) {
 		})
 	})
 }
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
 
 // download offers bytes to the user as a file through an object URL.
 func download(data []byte, name, mime string) {

@@ -335,14 +335,7 @@ func (s *Shell) importInputs(gather func(ctx context.Context) ([]knowledge.Input
 		ins, skipped, err := gather(bg)
 		var docs []knowledge.Document
 		if err == nil && len(ins) > 0 {
-			last := time.Time{}
-			docs, err = rt.KB.AddBatch(bg, ins, func(p knowledge.Progress) {
-				if time.Since(last) < 100*time.Millisecond && p.Done < p.Total {
-					return
-				}
-				last = time.Now()
-				ctx.Dispatch(func(app.Context) { k.progress = p })
-			})
+			docs, err = rt.KB.AddBatch(bg, ins, k.progressTo(ctx))
 		}
 		ctx.Dispatch(func(app.Context) {
 			k.importing = false
@@ -369,6 +362,19 @@ func (s *Shell) importInputs(gather func(ctx context.Context) ([]knowledge.Input
 			}
 		})
 	})
+}
+
+// progressTo returns a progress callback that shows the import's progress
+// at most every 100 ms (and always its end): each update re-renders.
+func (k *knowledgeView) progressTo(ctx app.Context) func(knowledge.Progress) {
+	var last time.Time
+	return func(p knowledge.Progress) {
+		if time.Since(last) < 100*time.Millisecond && p.Done < p.Total {
+			return
+		}
+		last = time.Now()
+		ctx.Dispatch(func(app.Context) { k.progress = p })
+	}
 }
 
 // sanitizeMarks keeps the knowledge base's highlighting: the fragment is
