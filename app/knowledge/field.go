@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	index "github.com/blevesearch/bleve_index_api"
+
+	"tinyrag/app/knowledge/flatseg"
 )
 
 // Why a field type of our own: bleve's TextField analyses into a token
@@ -21,7 +23,7 @@ type analyzedField struct {
 	value  []byte
 	an     *cachingAnalyzer
 	length int
-	freqs  index.TokenFrequencies
+	terms  []flatseg.Term
 }
 
 func newAnalyzedField(name string, value []byte, an *cachingAnalyzer) *analyzedField {
@@ -29,22 +31,33 @@ func newAnalyzedField(name string, value []byte, an *cachingAnalyzer) *analyzedF
 }
 
 // Name, ArrayPositions, Options, Value, NumPlainTextBytes, Size,
-// EncodedFieldType, AnalyzedLength and AnalyzedTokenFrequencies implement
+// EncodedFieldType and AnalyzedLength implement
 // document.Field with the answers bleve's TextField gives for the same
 // options.
-func (f *analyzedField) Name() string                                     { return f.name }
-func (f *analyzedField) ArrayPositions() []uint64                         { return nil }
-func (f *analyzedField) Options() index.FieldIndexingOptions              { return index.IndexField }
-func (f *analyzedField) Value() []byte                                    { return f.value }
-func (f *analyzedField) NumPlainTextBytes() uint64                        { return uint64(len(f.value)) }
-func (f *analyzedField) Size() int                                        { return 64 + len(f.name) + len(f.value) }
-func (f *analyzedField) EncodedFieldType() byte                           { return 't' }
-func (f *analyzedField) AnalyzedLength() int                              { return f.length }
-func (f *analyzedField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }
+func (f *analyzedField) Name() string                        { return f.name }
+func (f *analyzedField) ArrayPositions() []uint64            { return nil }
+func (f *analyzedField) Options() index.FieldIndexingOptions { return index.IndexField }
+func (f *analyzedField) Value() []byte                       { return f.value }
+func (f *analyzedField) NumPlainTextBytes() uint64           { return uint64(len(f.value)) }
+func (f *analyzedField) Size() int                           { return 64 + len(f.name) + len(f.value) }
+func (f *analyzedField) EncodedFieldType() byte              { return 't' }
+func (f *analyzedField) AnalyzedLength() int                 { return f.length }
+
+// AnalyzedTokenFrequencies implements document.Field. The segment builder
+// reads the terms directly (segmentPlugin); this map is for anyone else.
+func (f *analyzedField) AnalyzedTokenFrequencies() index.TokenFrequencies {
+	out := make(index.TokenFrequencies, len(f.terms))
+	for _, t := range f.terms {
+		tf := &index.TokenFreq{Term: []byte(t.Key)}
+		tf.SetFrequency(int(t.Freq))
+		out[t.Key] = tf
+	}
+	return out
+}
 
 // Analyze implements document.Field; bleve calls it from its analysis
 // workers, possibly several at once.
-func (f *analyzedField) Analyze() { f.length, f.freqs = f.an.frequencies(f.value) }
+func (f *analyzedField) Analyze() { f.length, f.terms = f.an.frequencies(f.value) }
 
 // freqScratch is one analysis's counting space, reused through a pool.
 type freqScratch struct {
@@ -55,8 +68,8 @@ type freqScratch struct {
 var freqPool = sync.Pool{New: func() any { return new(freqScratch) }}
 
 // frequencies analyses input as Analyze would and returns the number of
-// terms kept and each distinct term's frequency, without term vectors.
-func (a *cachingAnalyzer) frequencies(input []byte) (int, index.TokenFrequencies) {
+// terms kept and each distinct term with its frequency and cache id.
+func (a *cachingAnalyzer) frequencies(input []byte) (int, []flatseg.Term) {
 	s := freqPool.Get().(*freqScratch)
 	defer freqPool.Put(s)
 	length := 0
@@ -96,13 +109,9 @@ func (a *cachingAnalyzer) frequencies(input []byte) (int, index.TokenFrequencies
 		s.count[e.id]++
 	}
 	a.mu.RUnlock()
-	// One allocation for all TokenFreqs of the text.
-	tfs := make([]index.TokenFreq, len(s.entries))
-	out := make(index.TokenFrequencies, len(s.entries))
+	out := make([]flatseg.Term, len(s.entries))
 	for j, e := range s.entries {
-		tfs[j].Term = e.term
-		tfs[j].SetFrequency(int(s.count[e.id]))
-		out[e.key] = &tfs[j]
+		out[j] = flatseg.Term{Key: e.key, ID: e.id, Freq: uint32(s.count[e.id])}
 	}
 	s.reset()
 	return length, out
@@ -117,17 +126,20 @@ func (s *freqScratch) reset() {
 	s.entries = s.entries[:0]
 }
 
-// frequenciesSlow counts with a map, for when term ids cannot be trusted.
-func (a *cachingAnalyzer) frequenciesSlow(input []byte) (int, index.TokenFrequencies) {
+// frequenciesSlow counts with a map, for when term ids cannot be trusted;
+// its terms carry no id.
+func (a *cachingAnalyzer) frequenciesSlow(input []byte) (int, []flatseg.Term) {
 	tokens := a.Analyze(input)
-	out := make(index.TokenFrequencies, len(tokens))
+	at := make(map[string]int, len(tokens))
+	var out []flatseg.Term
 	for _, t := range tokens {
-		tf, ok := out[string(t.Term)]
+		i, ok := at[string(t.Term)]
 		if !ok {
-			tf = &index.TokenFreq{Term: t.Term}
-			out[string(t.Term)] = tf
+			i = len(out)
+			at[string(t.Term)] = i
+			out = append(out, flatseg.Term{Key: string(t.Term), ID: -1})
 		}
-		tf.SetFrequency(tf.Frequency() + 1)
+		out[i].Freq++
 	}
 	return len(tokens), out
 }

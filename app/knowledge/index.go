@@ -79,8 +79,8 @@ var analysisQueue = index.NewAnalysisQueue(4)
 
 // openIndex creates an empty in-memory scorch index. The path "" keeps it in
 // memory; scorch indexes markedly faster than the upsidedown MemOnly store,
-// most of all in WASM. It forces tinyRAG's segment plugin (zap v17 plus
-// snapshot loading, see snapshot.go). The mapping is not needed by scorch:
+// most of all in WASM. It forces tinyRAG's segment plugin (flat segments
+// and snapshot loading, see snapshot.go). The mapping is not needed by scorch:
 // chunkDocument builds analyzed documents itself.
 func openIndex(_ *mapping.IndexMappingImpl) (memIndex, error) {
 	idx, err := scorch.NewScorch(scorch.Name, map[string]interface{}{

@@ -34,8 +34,8 @@ type Config struct {
 	// Each batch becomes one index segment, and the event loop gets a turn
 	// between batches. In-memory scorch never merges segments, and every
 	// query visits each one, so bigger batches search faster (SciFact in
-	// WASM: query p50 1.3–1.9 ms at 2048, 1.2 at 4096) but keep the page
-	// busy longer (about 0.5 s per 2048 chunks in WASM, on a loaded box).
+	// WASM: query p50 1.5 ms at 1024, 1.0 at 2048, 0.85 at 4096) but keep
+	// the page busy longer (about 0.25 s per 2048 chunks in WASM).
 	BatchSize int
 	// Store persists documents, chunks and the index; nil keeps the
 	// knowledge base in memory only.
@@ -53,10 +53,12 @@ type Config struct {
 const gcPercentIndexing = 200
 
 // heapPerTextByte is about how many bytes of heap indexing needs per byte
-// of text at gcPercentIndexing (SciFact in WASM: 7.5 MB of text, 188 MB of
-// heap without a reservation), and minHeapReserve the size below which reserving is not worth it.
+// of text at gcPercentIndexing (SciFact in WASM: 7.5 MB of text, a heap of
+// 115 MB without a reservation; reserving 15× indexes as fast as 24× and
+// leaves the page 135 MB of WASM memory instead of 198), and minHeapReserve
+// the size below which reserving is not worth it.
 const (
-	heapPerTextByte = 24
+	heapPerTextByte = 15
 	minHeapReserve  = 16 << 20
 )
 

@@ -15,7 +15,7 @@ import (
 // rebuilt from text instead of being misread.
 const (
 	snapshotMagic   = "tinyrag-index\n"
-	snapshotVersion = 1
+	snapshotVersion = 2
 )
 
 // snapshotHeader describes a saved index.

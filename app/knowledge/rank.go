@@ -12,14 +12,15 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
-	zap "github.com/blevesearch/zapx/v17"
+
+	"tinyrag/app/knowledge/flatseg"
 )
 
 // Why not bleve's query searchers: profiling SciFact queries (claims of a
 // dozen terms, OR semantics) showed most time in bleve's generic searcher
 // stack — disjunction heaps, per-posting DocumentMatch objects, the TopN
 // collector — not in reading postings; in WASM a query took ~20 ms of CPU.
-// rank scores term-at-a-time straight from the zap postings of each segment
+// rank scores term-at-a-time straight from the postings of each segment
 // into a dense accumulator, with bleve's own BM25 formula (the one its
 // BooleanQuery{must: match(body), should: match(title)^boost} computes:
 // idf² weighting, √tf, average length from the field dictionary, coord),
@@ -144,11 +145,10 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 
 	fields := []struct {
 		name  string
-		slot  int // in segInfo.postings
 		boost float64
 		into  []float64
-	}{{fieldBody, 0, 1, a.body}, {fieldTitle, 1, kb.cfg.TitleBoost, a.title}}
-	lists := make([]*flatPostings, len(segs))
+	}{{fieldBody, 1, a.body}, {fieldTitle, kb.cfg.TitleBoost, a.title}}
+	lists := make([]flatPostings, len(segs))
 	deleted := make([]*roaring.Bitmap, len(segs))
 	for i, ss := range segs {
 		if d := ss.Deleted(); d != nil && !d.IsEmpty() {
@@ -173,7 +173,7 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 		for ti, term := range terms {
 			var df uint64
 			for i := range segs {
-				fp, err := infos[i].postingsOf(live[i], f.slot, f.name, term)
+				fp, err := postingsOf(live[i], f.name, term)
 				if err != nil {
 					return nil, err
 				}
@@ -196,14 +196,14 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 						continue
 					}
 					var tf float64
-					if fr := fp.tf[j]; fr < uint16(len(sqrtTF)) {
+					if fr := fp.tf[j]; fr < uint32(len(sqrtTF)) {
 						tf = sqrtTF[fr]
 					} else {
 						tf = math.Sqrt(float64(fr))
 					}
-					fieldLen := fp.flen[j]
+					fieldLen := fp.lens[d]
 					var ln float64
-					if fieldLen < uint16(len(lenNorm)) {
+					if fieldLen < uint32(len(lenNorm)) {
 						if ln = lenNorm[fieldLen]; ln == 0 {
 							ln = k1 * (1 - b + b*float64(fieldLen)/avgLen)
 							lenNorm[fieldLen] = ln
@@ -296,33 +296,18 @@ type rankedDoc struct {
 type segInfo struct {
 	ord []int32
 	n   []int32
-
-	mu sync.Mutex
-	// postings caches, by field (body, title) and term, the postings
-	// queries have read, decoded (see flatPostings).
-	postings [2]map[string]*flatPostings
 }
 
-// flatPostings is one term's postings in one segment field, decoded into
-// plain arrays. In WASM, walking zap's postings (roaring containers,
-// chunked uvarints, an interface call per posting) was most of a query's
-// time; a segment never changes, so each term is decoded once. The arrays
-// hold every posting: deletions change with the snapshot and are applied
-// per query. A posting takes 8 bytes; at most every posting of the index
-// is cached (SciFact after its 300 test queries: 387,000 postings, 5.7 MB
-// with the maps, measured natively).
+// flatPostings is one term's postings in one segment field: ascending
+// segment-local doc numbers, the term's frequency in each, and the field's
+// length by doc number. The slices are the segment's own (flatseg), so
+// ranking reads postings without decoding or copying them.
 type flatPostings struct {
-	doc []uint32 // segment-local doc numbers, ascending
-	// Term frequency and field length in terms, capped at 65,535: only a
-	// chunk of over 65,535 terms (ChunkSize beyond 300 KB) reaches that,
-	// and there the capped values move a BM25 score by well under 1%.
-	tf, flen []uint16
+	doc, tf, lens []uint32
 }
-
-var noPostings = &flatPostings{}
 
 // count is how many postings are not deleted.
-func (fp *flatPostings) count(deleted *roaring.Bitmap) uint64 {
+func (fp flatPostings) count(deleted *roaring.Bitmap) uint64 {
 	if deleted == nil {
 		return uint64(len(fp.doc))
 	}
@@ -335,53 +320,14 @@ func (fp *flatPostings) count(deleted *roaring.Bitmap) uint64 {
 	return n
 }
 
-// postingsOf returns term's postings in field of seg, decoding them on
-// first use.
-func (info *segInfo) postingsOf(seg segment.Segment, slot int, field, term string) (*flatPostings, error) {
-	info.mu.Lock()
-	defer info.mu.Unlock()
-	if fp, ok := info.postings[slot][term]; ok {
-		return fp, nil
+// postingsOf returns term's postings in field of seg.
+func postingsOf(seg segment.Segment, field, term string) (flatPostings, error) {
+	fs, ok := seg.(*flatseg.Segment)
+	if !ok {
+		return flatPostings{}, fmt.Errorf("knowledge: segment is %T, not a flat segment", seg)
 	}
-	dict, err := seg.Dictionary(field)
-	if err != nil {
-		return nil, fmt.Errorf("knowledge: open dictionary: %w", err)
-	}
-	pl, err := dict.PostingsList([]byte(term), nil, nil)
-	if err != nil {
-		return nil, fmt.Errorf("knowledge: read postings: %w", err)
-	}
-	fp := noPostings
-	if pl != nil && pl.Count() > 0 {
-		n := pl.Count()
-		fp = &flatPostings{doc: make([]uint32, 0, n), tf: make([]uint16, 0, n), flen: make([]uint16, 0, n)}
-		it := pl.Iterator(true, true, false, nil)
-		for {
-			p, err := it.Next()
-			if err != nil {
-				return nil, fmt.Errorf("knowledge: read postings: %w", err)
-			}
-			if p == nil {
-				break
-			}
-			// zap keeps the field length as the bits of its norm.
-			var fieldLen uint64
-			if zp, ok := p.(*zap.Posting); ok {
-				fieldLen = zp.NormUint64()
-			} else {
-				nv := p.Norm()
-				fieldLen = uint64(math.Round(1 / (nv * nv)))
-			}
-			fp.doc = append(fp.doc, uint32(p.Number()))
-			fp.tf = append(fp.tf, uint16(min(p.Frequency(), math.MaxUint16)))
-			fp.flen = append(fp.flen, uint16(min(fieldLen, math.MaxUint16)))
-		}
-	}
-	if info.postings[slot] == nil {
-		info.postings[slot] = map[string]*flatPostings{}
-	}
-	info.postings[slot][term] = fp
-	return fp, nil
+	doc, tf, lens := fs.Postings(field, term)
+	return flatPostings{doc, tf, lens}, nil
 }
 
 func (kb *KB) segmentInfo(seg segment.Segment) (*segInfo, error) {

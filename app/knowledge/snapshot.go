@@ -2,37 +2,38 @@ package knowledge
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	index "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
-	zap "github.com/blevesearch/zapx/v17"
+
+	"tinyrag/app/knowledge/flatseg"
 )
 
-// A knowledge base must be searchable again within a second after a page
-// reload, but analysing and indexing the text again takes seconds. So the
-// index itself is persisted: the bytes of each in-memory zap segment, which
-// scorch can use again as they are. Scorch has no public way to adopt a
-// segment, but it builds every batch's segment through a pluggable
-// SegmentPlugin; tinyRAG's plugin is zap v17 except that a batch holding one
-// marker document yields a segment decoded from saved bytes.
+// The index is scorch with segments of tinyRAG's own format (package
+// flatseg, which says why). Scorch builds every batch's segment through a
+// pluggable SegmentPlugin; tinyRAG's plugin builds flat segments and has
+// one more trick: a knowledge base must be searchable again within a
+// second after a page reload, but analysing and indexing the text again
+// takes seconds, so the segments themselves are persisted, and a batch
+// holding one marker document yields a segment decoded from saved bytes.
+// Scorch has no other public way to adopt a segment.
 
 const (
-	segmentType    = "tinyrag-zap"
-	segmentVersion = 17
+	segmentType    = "tinyrag-flat"
+	segmentVersion = 1
 	markerPrefix   = "\x00tinyrag-segment:"
 )
 
-// segmentPlugin is zap v17 with the marker-document shortcut.
-type segmentPlugin struct{ zap.ZapPlugin }
+// segmentPlugin implements scorch.SegmentPlugin for flat segments.
+type segmentPlugin struct{}
 
 // pendingSegments holds decoded segments until scorch asks for them.
 var (
@@ -55,8 +56,11 @@ func (p *segmentPlugin) New(results []index.Document) (segment.Segment, uint64, 
 	return p.NewUsing(results, nil)
 }
 
-// NewUsing implements scorch.SegmentPlugin.
-func (p *segmentPlugin) NewUsing(results []index.Document, config map[string]interface{}) (segment.Segment, uint64, error) {
+// NewUsing implements scorch.SegmentPlugin: it builds a segment from
+// analysed documents. The knowledge base's own fields hand over their
+// terms with cache ids; any other field is read through the map bleve's
+// Field interface gives.
+func (p *segmentPlugin) NewUsing(results []index.Document, _ map[string]interface{}) (segment.Segment, uint64, error) {
 	if len(results) == 1 && strings.HasPrefix(results[0].ID(), markerPrefix) {
 		seg, ok := pendingSegments.LoadAndDelete(results[0].ID())
 		if !ok {
@@ -64,7 +68,53 @@ func (p *segmentPlugin) NewUsing(results []index.Document, config map[string]int
 		}
 		return seg.(segment.Segment), 0, nil
 	}
-	return p.ZapPlugin.NewUsing(results, config)
+	b := flatseg.NewBuilder()
+	for _, doc := range results {
+		b.AddDocument(doc.ID())
+		doc.VisitFields(func(f index.Field) {
+			if !f.Options().IsIndexed() {
+				return
+			}
+			if af, ok := f.(*analyzedField); ok {
+				b.AddField(af.name, af.length, af.terms)
+				return
+			}
+			tfs := f.AnalyzedTokenFrequencies()
+			terms := make([]flatseg.Term, 0, len(tfs))
+			for k, tf := range tfs {
+				terms = append(terms, flatseg.Term{Key: k, ID: -1, Freq: uint32(tf.Frequency())})
+			}
+			b.AddField(f.Name(), f.AnalyzedLength(), terms)
+		})
+	}
+	seg, err := b.Build()
+	if err != nil {
+		return nil, 0, err
+	}
+	return seg, uint64(seg.Size()), nil
+}
+
+// errOnDisk is what the plugin answers to scorch's on-disk operations: the
+// knowledge base's index only lives in memory.
+var errOnDisk = errors.New("knowledge: flat segments live in memory; opening or merging them on disk is not supported")
+
+// Open implements scorch.SegmentPlugin.
+func (p *segmentPlugin) Open(string) (segment.Segment, error) { return nil, errOnDisk }
+
+// OpenUsing implements scorch.SegmentPlugin.
+func (p *segmentPlugin) OpenUsing(string, map[string]interface{}) (segment.Segment, error) {
+	return nil, errOnDisk
+}
+
+// Merge implements scorch.SegmentPlugin; scorch merges only persisted
+// segments.
+func (p *segmentPlugin) Merge([]segment.Segment, []*roaring.Bitmap, string, chan struct{}, segment.StatsReporter) ([][]uint64, uint64, error) {
+	return nil, 0, errOnDisk
+}
+
+// MergeUsing implements scorch.SegmentPlugin.
+func (p *segmentPlugin) MergeUsing([]segment.Segment, []*roaring.Bitmap, string, chan struct{}, segment.StatsReporter, map[string]interface{}) ([][]uint64, uint64, error) {
+	return nil, 0, errOnDisk
 }
 
 // adoptSegment adds a segment decoded from saved bytes to idx. ids are the
@@ -100,9 +150,9 @@ func snapshotSegments(idx memIndex) ([]savedSegment, error) {
 	defer snap.Close()
 	var out []savedSegment
 	for _, ss := range snap.Segments() {
-		sb, ok := ss.Segment().(*zap.SegmentBase)
+		sb, ok := ss.Segment().(*flatseg.Segment)
 		if !ok {
-			return nil, fmt.Errorf("knowledge: segment is %T, not an in-memory zap segment", ss.Segment())
+			return nil, fmt.Errorf("knowledge: segment is %T, not a flat segment", ss.Segment())
 		}
 		var buf bytes.Buffer
 		if _, err := sb.WriteTo(&buf); err != nil {
@@ -124,35 +174,11 @@ func snapshotSegments(idx memIndex) ([]savedSegment, error) {
 	return out, nil
 }
 
-// decodeSegment turns bytes written by SegmentBase.WriteTo back into a
-// segment, reading the zap footer the way zap's own Open does.
+// decodeSegment turns bytes written by Segment.WriteTo back into a segment.
 func decodeSegment(data []byte) (segment.Segment, error) {
-	const footer = zap.FooterSize
-	if len(data) < footer {
-		return nil, errors.New("knowledge: saved segment is truncated")
-	}
-	n := len(data)
-	crc := binary.BigEndian.Uint32(data[n-4:])
-	version := binary.BigEndian.Uint32(data[n-8:])
-	chunkMode := binary.BigEndian.Uint32(data[n-12:])
-	sectionsIndex := binary.BigEndian.Uint64(data[n-20:])
-	storedIndex := binary.BigEndian.Uint64(data[n-28:])
-	numDocs := binary.BigEndian.Uint64(data[n-36:])
-	idLen := binary.BigEndian.Uint32(data[n-40:])
-	if version != zap.Version {
-		return nil, fmt.Errorf("knowledge: saved segment has zap version %d, want %d", version, zap.Version)
-	}
-	if idLen != 0 {
-		return nil, errors.New("knowledge: saved segment was written with a file-writer callback tinyRAG does not use")
-	}
-	if crc32.ChecksumIEEE(data[:n-4]) != crc {
-		return nil, errors.New("knowledge: saved segment is corrupt (checksum mismatch)")
-	}
-	mem := data[:n-footer]
-	sb, err := zap.InitSegmentBase(mem, crc32.ChecksumIEEE(mem), chunkMode, numDocs,
-		storedIndex, sectionsIndex, nil, &segment.Stats{})
+	seg, err := flatseg.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("knowledge: decode saved segment: %w", err)
 	}
-	return sb, nil
+	return seg, nil
 }

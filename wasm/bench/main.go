@@ -84,7 +84,7 @@ func run() error {
 	rep.Docs = len(set.Corpus)
 	rep.DocsPerSecond = float64(rep.Docs) / took.Seconds()
 	// What the knowledge base keeps after answering the queries (chunks,
-	// index, decoded postings), once the garbage is gone.
+	// index), once the garbage is gone.
 	var ms1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms1)
