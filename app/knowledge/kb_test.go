@@ -3,6 +3,7 @@ package knowledge
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
@@ -337,6 +338,52 @@ func TestKB_ReloadRepairsAStaleSavedIndex(t *testing.T) {
 	}
 	if n := len(again.Documents()); n != 2 {
 		t.Errorf("%d documents after reload, want 2", n)
+	}
+}
+
+func TestKB_ReloadOfAnUnusableSavedIndexIndexesTheTextAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(snap []byte) []byte
+	}{
+		{"an older snapshot version", func(snap []byte) []byte {
+			binary.BigEndian.PutUint32(snap[len(snapshotMagic):], 1)
+			return snap
+		}},
+		{"a damaged segment", func(snap []byte) []byte {
+			snap[len(snap)-10] ^= 0xff
+			return snap
+		}},
+		{"a truncated snapshot", func(snap []byte) []byte { return snap[:len(snap)/2] }},
+		{"not a snapshot at all", func([]byte) []byte { return []byte("garbage") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := &countingStore{MemStore: NewMemStore()}
+			kb := newKB(t, Config{Store: store})
+			mustAdd(t, kb, corpus...)
+			want := find(t, kb, "delivery warranty receipt")
+			kb.Close()
+			snap, err := store.Index(ctx)
+			if err != nil || snap == nil {
+				t.Fatalf("saved index: %v, %v", snap, err)
+			}
+			if err := store.PutIndex(ctx, tc.damage(snap)); err != nil {
+				t.Fatal(err)
+			}
+
+			store.chunkReads = 0
+			again := newKB(t, Config{Store: store})
+			if store.chunkReads != len(corpus) {
+				t.Errorf("reload read the chunks of %d documents, want all %d indexed again", store.chunkReads, len(corpus))
+			}
+			got := find(t, again, "delivery warranty receipt")
+			if fmt.Sprint(sources(got)) != fmt.Sprint(sources(want)) {
+				t.Errorf("after reload %v, before %v", sources(got), sources(want))
+			}
+			if n := len(again.Documents()); n != len(corpus) {
+				t.Errorf("%d documents after reload, want %d", n, len(corpus))
+			}
+		})
 	}
 }
 
