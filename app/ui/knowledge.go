@@ -25,9 +25,10 @@ type knowledgeView struct {
 	result    string // last import's outcome
 	errText   string
 
-	query string
-	hits  []knowledge.Hit
-	qErr  string
+	query     string
+	hits      []knowledge.Hit
+	qErr      string
+	searchSeq int // numbers searches, so only the latest one's hits show
 
 	shown int // how many sources the list renders; 0 means docPage
 }
@@ -281,19 +282,32 @@ func (s *Shell) renderHits() app.UI {
 	return app.Ul().Class("hit-list").ID("kb-hits").Aria("label", T(l, "search_kb")).Body(items...)
 }
 
-// searchKB runs the knowledge search box's query.
+// searchKB runs the knowledge search box's query off the UI goroutine. A
+// search can wait on IndexedDB (chunk text is loaded on first use); run in
+// the input handler, it held back the keystrokes typed meanwhile, and the
+// re-render after it wrote the stale query back into the box, losing them.
 func (s *Shell) searchKB() {
 	k := &s.kn
+	k.searchSeq++
+	seq := k.searchSeq
 	q := strings.TrimSpace(k.query)
 	if q == "" || s.rt == nil {
 		k.hits, k.qErr = nil, ""
 		return
 	}
-	hits, err := s.rt.KB.Search(context.Background(), q, knowledge.SearchOptions{K: 8, Highlight: true})
-	k.hits, k.qErr = hits, ""
-	if err != nil && err != knowledge.ErrEmptyQuery {
-		k.qErr = err.Error()
-	}
+	kb, ctx := s.rt.KB, s.ctx
+	ctx.Async(func() {
+		hits, err := kb.Search(context.Background(), q, knowledge.SearchOptions{K: 8, Highlight: true})
+		ctx.Dispatch(func(app.Context) {
+			if seq != k.searchSeq {
+				return // a newer query's search is under way
+			}
+			k.hits, k.qErr = hits, ""
+			if err != nil && err != knowledge.ErrEmptyQuery {
+				k.qErr = err.Error()
+			}
+		})
+	})
 }
 
 func (s *Shell) onPick(ctx app.Context, e app.Event) {

@@ -252,7 +252,34 @@ func TestReload_KeepsChatsSettingsAndKnowledge(t *testing.T) {
 	waitJS(t, b, 5*time.Second, "answer restored", lastAnswer+`.includes("scripted model")`)
 	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
 	waitJS(t, b, 10*time.Second, "knowledge restored", `document.querySelector("#doc-list .doc-title") && document.querySelector("#doc-list .doc-title").textContent.includes("Zebra")`)
+
+	// The first search after a reload waits on IndexedDB for chunk text;
+	// every key typed meanwhile must stay in the box. A slow disk, made
+	// here by holding back each transaction's completion, widens the wait.
+	if !eval[bool](t, b, slowIndexedDB) {
+		t.Fatal("could not slow IndexedDB down")
+	}
+	const q = "zebras migrate across the Serengeti following the rains"
+	b.do(t, 10*time.Second, "type a search", chromedp.Click(chromedp.ID("kb-search")), chromedp.SendKeys(chromedp.ID("kb-search"), q))
+	waitJS(t, b, 10*time.Second, "search hits", `document.querySelector("#kb-hits mark")`)
+	if v := eval[string](t, b, `document.getElementById("kb-search").value`); v != q {
+		t.Errorf("search box holds %q after typing %q", v, q)
+	}
 }
+
+// slowIndexedDB delays every IndexedDB transaction's complete event by
+// 400 ms, as a slow or busy disk would.
+const slowIndexedDB = `(() => {
+  const d = Object.getOwnPropertyDescriptor(IDBTransaction.prototype, "oncomplete");
+  Object.defineProperty(IDBTransaction.prototype, "oncomplete", {
+    configurable: true,
+    get() { return d.get.call(this); },
+    set(fn) {
+      d.set.call(this, typeof fn === "function" ? function (e) { setTimeout(() => fn.call(this, e), 400); } : fn);
+    },
+  });
+  return true;
+})()`
 
 func TestFirstRun_NoModelShowsBannerAndAnswersFromKnowledge(t *testing.T) {
 	srv := startServer(t, "--llm-probe=false")
