@@ -34,6 +34,43 @@ func (p ProxyFetcher) Fetch(ctx context.Context, rawURL string) (Page, error) {
 	return page, nil
 }
 
+// maxRawReply bounds a raw body read from our own server: its fetch bound
+// (16 MiB by default) and a little room.
+const maxRawReply = 17 << 20
+
+// FetchRaw implements RawFetcher through /api/fetch?raw=1.
+func (p ProxyFetcher) FetchRaw(ctx context.Context, rawURL string) (Raw, error) {
+	c := p.Client
+	if c == nil {
+		c = http.DefaultClient
+	}
+	fail := func(err error) (Raw, error) { return Raw{}, fmt.Errorf("fetching %s: %w", rawURL, err) }
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.Base+"/api/fetch?raw=1&url="+url.QueryEscape(rawURL), nil)
+	if err != nil {
+		return fail(err)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return fail(fmt.Errorf("tinyRAG server unreachable: %w", err))
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRawReply+1))
+	if err != nil {
+		return fail(fmt.Errorf("reading server reply: %w", err))
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fail(replyError(resp.StatusCode, body))
+	}
+	if len(body) > maxRawReply {
+		return fail(fmt.Errorf("larger than %d MiB: %w", maxRawReply>>20, ErrTooLarge))
+	}
+	final := resp.Header.Get("X-Tinyrag-Url")
+	if final == "" {
+		final = rawURL
+	}
+	return Raw{URL: final, ContentType: resp.Header.Get("X-Tinyrag-Content-Type"), Body: body}, nil
+}
+
 // ProxySearcher searches through the tinyRAG server's /api/search.
 type ProxySearcher struct {
 	Base   string       // the server's origin, as for ProxyFetcher
@@ -76,16 +113,22 @@ func proxyGet(ctx context.Context, c *http.Client, u string, out any) error {
 		return fmt.Errorf("reading server reply: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		var e struct {
-			Error string `json:"error"`
-		}
-		if json.Unmarshal(body, &e) == nil && e.Error != "" {
-			return fmt.Errorf("%s (HTTP %d)", e.Error, resp.StatusCode)
-		}
-		return fmt.Errorf("server answered HTTP %d: %s", resp.StatusCode, Clip(strings.TrimSpace(string(body)), 200))
+		return replyError(resp.StatusCode, body)
 	}
 	if err := json.Unmarshal(body, out); err != nil {
 		return fmt.Errorf("server reply is not the expected JSON: %w", err)
 	}
 	return nil
+}
+
+// replyError turns a non-200 reply of the tinyRAG server, normally
+// {"error":…}, into an error.
+func replyError(status int, body []byte) error {
+	var e struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(body, &e) == nil && e.Error != "" {
+		return fmt.Errorf("%s (HTTP %d)", e.Error, status)
+	}
+	return fmt.Errorf("server answered HTTP %d: %s", status, Clip(strings.TrimSpace(string(body)), 200))
 }

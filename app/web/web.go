@@ -8,6 +8,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -45,6 +46,23 @@ type Page struct {
 type Fetcher interface {
 	Fetch(ctx context.Context, rawURL string) (Page, error)
 }
+
+// Raw is a fetched resource as it came, for importing a file by URL: the
+// knowledge importer reads its format (PDF, CSV, HTML, …) itself.
+type Raw struct {
+	URL         string // final URL, after redirects
+	ContentType string // as the server sent it, or sniffed
+	Body        []byte
+}
+
+// RawFetcher fetches a URL's body as it is. A body over the fetcher's
+// bound is an error (ErrTooLarge), never cut: a cut PDF or ZIP is useless.
+type RawFetcher interface {
+	FetchRaw(ctx context.Context, rawURL string) (Raw, error)
+}
+
+// ErrTooLarge is a raw body over the fetcher's bound.
+var ErrTooLarge = errors.New("too large to import")
 
 // Hit is one web search result; a list of them is the JSON body of the
 // server's /api/search ({"results":[…]}).

@@ -325,3 +325,41 @@ func TestBrowserTools_UseTheServerAndTheRightWiki(t *testing.T) {
 		t.Fatalf("%d tools", len(tools))
 	}
 }
+
+func TestProxyFetcher_FetchRaw_ReadsTheBodyTypeAndFinalURL(t *testing.T) {
+	const pdf = "%PDF-1.7 not really"
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/fetch" || r.URL.Query().Get("raw") != "1" {
+			http.Error(w, `{"error":"wrong request"}`, http.StatusBadRequest)
+			return
+		}
+		switch r.URL.Query().Get("url") {
+		case "https://example.org/paper":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("X-Tinyrag-Content-Type", "application/pdf")
+			w.Header().Set("X-Tinyrag-Url", "https://example.org/paper.pdf")
+			fmt.Fprint(w, pdf)
+		case "https://example.org/huge":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Write(make([]byte, 18<<20))
+		default:
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			fmt.Fprint(w, `{"error":"https://example.org/big is larger than 16 MiB: too large to import"}`)
+		}
+	}))
+	t.Cleanup(api.Close)
+	f := web.ProxyFetcher{Base: api.URL}
+
+	raw, err := f.FetchRaw(context.Background(), "https://example.org/paper")
+	if err != nil || string(raw.Body) != pdf || raw.ContentType != "application/pdf" || raw.URL != "https://example.org/paper.pdf" {
+		t.Fatalf("FetchRaw = %q %q %q, %v", raw.URL, raw.ContentType, raw.Body, err)
+	}
+	for _, tc := range []struct{ url, want string }{
+		{"https://example.org/big", "larger than 16 MiB"},
+		{"https://example.org/huge", "too large to import"},
+	} {
+		if _, err := f.FetchRaw(context.Background(), tc.url); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("FetchRaw(%s) err = %v, want it to say %q", tc.url, err, tc.want)
+		}
+	}
+}

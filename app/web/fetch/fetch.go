@@ -49,6 +49,7 @@ type Options struct {
 	Timeout      time.Duration // whole exchange [20 s]
 	MaxRedirects int           // [5]
 	MaxBytes     int64         // body bytes read [4 MiB]; more is cut and marked truncated
+	MaxRawBytes  int64         // body bytes FetchRaw accepts [16 MiB]; more is ErrTooLarge
 	MaxText      int           // runes of text returned [100,000]
 	UserAgent    string        // [tinyRAG/1]
 }
@@ -73,6 +74,9 @@ func New(o Options) *Fetcher {
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = 4 << 20
 	}
+	if o.MaxRawBytes <= 0 {
+		o.MaxRawBytes = 16 << 20
+	}
 	if o.MaxText <= 0 {
 		o.MaxText = 100_000
 	}
@@ -84,43 +88,12 @@ func New(o Options) *Fetcher {
 
 // Fetch implements web.Fetcher.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (web.Page, error) {
-	u, err := url.Parse(strings.TrimSpace(rawURL))
-	if err != nil || u.Scheme == "" || (u.Host == "" && (u.Scheme == "http" || u.Scheme == "https")) {
-		return web.Page{}, fmt.Errorf("%q: %w", rawURL, ErrBadURL)
-	}
-	// Other schemes (file:, gopher:, …) are a policy refusal, not a typo.
-	if err := f.opt.Guard.CheckURL(u); err != nil {
+	final, ct, body, truncated, err := f.get(ctx, rawURL, f.opt.MaxBytes,
+		"text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.8,*/*;q=0.1")
+	if err != nil {
 		return web.Page{}, err
 	}
-	u.Fragment = ""
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return web.Page{}, fmt.Errorf("%q: %w", rawURL, ErrBadURL)
-	}
-	req.Header.Set("User-Agent", f.opt.UserAgent)
-	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.8,*/*;q=0.1")
-	resp, err := f.client.Do(req)
-	if err != nil {
-		return web.Page{}, classify(u, err)
-	}
-	defer resp.Body.Close()
-	final := resp.Request.URL.String()
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return web.Page{}, &StatusError{URL: final, Code: resp.StatusCode}
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.opt.MaxBytes+1))
-	if err != nil {
-		return web.Page{}, classify(u, err)
-	}
-	truncated := int64(len(body)) > f.opt.MaxBytes
-	if truncated {
-		body = body[:f.opt.MaxBytes]
-	}
-	ct := resp.Header.Get("Content-Type")
-	if ct == "" {
-		ct = http.DetectContentType(body)
-	}
-	page, err := Extract(resp.Request.URL, ct, body)
+	page, err := Extract(final, ct, body)
 	if err != nil {
 		return web.Page{}, err
 	}
@@ -130,6 +103,61 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (web.Page, error) {
 		page.Truncated = true
 	}
 	return page, nil
+}
+
+// FetchRaw implements web.RawFetcher: the body as it came, up to
+// Options.MaxRawBytes, under the same guard, timeout and redirect bounds
+// as Fetch.
+func (f *Fetcher) FetchRaw(ctx context.Context, rawURL string) (web.Raw, error) {
+	final, ct, body, truncated, err := f.get(ctx, rawURL, f.opt.MaxRawBytes, "*/*")
+	if err != nil {
+		return web.Raw{}, err
+	}
+	if truncated {
+		return web.Raw{}, fmt.Errorf("%s is larger than %d MiB: %w", final.Redacted(), f.opt.MaxRawBytes>>20, web.ErrTooLarge)
+	}
+	return web.Raw{URL: final.String(), ContentType: ct, Body: body}, nil
+}
+
+// get fetches rawURL and reads at most max bytes of a 2xx body; truncated
+// says there was more. The content type is sniffed when the server sends
+// none.
+func (f *Fetcher) get(ctx context.Context, rawURL string, max int64, accept string) (final *url.URL, ct string, body []byte, truncated bool, err error) {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil || u.Scheme == "" || (u.Host == "" && (u.Scheme == "http" || u.Scheme == "https")) {
+		return nil, "", nil, false, fmt.Errorf("%q: %w", rawURL, ErrBadURL)
+	}
+	// Other schemes (file:, gopher:, …) are a policy refusal, not a typo.
+	if err := f.opt.Guard.CheckURL(u); err != nil {
+		return nil, "", nil, false, err
+	}
+	u.Fragment = ""
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, "", nil, false, fmt.Errorf("%q: %w", rawURL, ErrBadURL)
+	}
+	req.Header.Set("User-Agent", f.opt.UserAgent)
+	req.Header.Set("Accept", accept)
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return nil, "", nil, false, classify(u, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, "", nil, false, &StatusError{URL: resp.Request.URL.String(), Code: resp.StatusCode}
+	}
+	body, err = io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err != nil {
+		return nil, "", nil, false, classify(u, err)
+	}
+	if truncated = int64(len(body)) > max; truncated {
+		body = body[:max]
+	}
+	ct = resp.Header.Get("Content-Type")
+	if ct == "" {
+		ct = http.DetectContentType(body)
+	}
+	return resp.Request.URL, ct, body, truncated, nil
 }
 
 // classify wraps transport errors so the guard's refusals and timeouts stay

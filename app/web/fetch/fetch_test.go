@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"tinyrag/app/web"
 	"tinyrag/app/web/guard"
 )
 
@@ -130,18 +131,10 @@ func TestFetch_FinalURLAfterRedirect(t *testing.T) {
 	}
 }
 
-func TestFetch_Errors(t *testing.T) {
-	srv := testServer(t)
-	tests := []struct {
-		name string
-		opt  Options
-		url  string
-		want func(error) bool
-	}{
-		{"pdf is unsupported", Options{Guard: loopbackOnly()}, srv.URL + "/pdf",
-			func(err error) bool { return errors.Is(err, ErrUnsupported) }},
-		{"sniffed image is unsupported", Options{Guard: loopbackOnly()}, srv.URL + "/png",
-			func(err error) bool { return errors.Is(err, ErrUnsupported) }},
+// errorCases are refusals Fetch and FetchRaw share: the guard, bad
+// addresses, upstream errors, timeouts.
+func errorCases(srv *httptest.Server) []errorCase {
+	return []errorCase{
 		{"404 is a status error", Options{Guard: loopbackOnly()}, srv.URL + "/missing",
 			func(err error) bool { var se *StatusError; return errors.As(err, &se) && se.Code == 404 }},
 		{"loopback without allowance is blocked", Options{}, srv.URL + "/plain",
@@ -155,6 +148,23 @@ func TestFetch_Errors(t *testing.T) {
 		{"slow server times out", Options{Guard: loopbackOnly(), Timeout: 200 * time.Millisecond}, srv.URL + "/slow",
 			func(err error) bool { return errors.Is(err, ErrTimeout) }},
 	}
+}
+
+type errorCase struct {
+	name string
+	opt  Options
+	url  string
+	want func(error) bool
+}
+
+func TestFetch_Errors(t *testing.T) {
+	srv := testServer(t)
+	tests := append(errorCases(srv),
+		errorCase{"pdf is unsupported", Options{Guard: loopbackOnly()}, srv.URL + "/pdf",
+			func(err error) bool { return errors.Is(err, ErrUnsupported) }},
+		errorCase{"sniffed image is unsupported", Options{Guard: loopbackOnly()}, srv.URL + "/png",
+			func(err error) bool { return errors.Is(err, ErrUnsupported) }},
+	)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := New(tt.opt).Fetch(context.Background(), tt.url)
@@ -183,6 +193,46 @@ func TestFetch_BoundsBytesAndText(t *testing.T) {
 			}
 			if !p.Truncated || len([]rune(p.Text)) > tt.wantLen {
 				t.Fatalf("truncated=%v len=%d, want truncated and at most %d", p.Truncated, len([]rune(p.Text)), tt.wantLen)
+			}
+		})
+	}
+}
+
+func TestFetchRaw_GivesTheBodyAsItCameWithItsType(t *testing.T) {
+	srv := testServer(t)
+	tests := []struct {
+		path, wantType, wantBody string
+	}{
+		{"/pdf", "application/pdf", "%PDF-1.4"},
+		{"/latin1", "text/plain; charset=iso-8859-1", "Gr\xfc\xdfe"},
+		{"/article", "text/html; charset=utf-8", article},
+		{"/png", "image/png", "\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR"}, // sniffed
+	}
+	f := New(Options{Guard: loopbackOnly()})
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			raw, err := f.FetchRaw(context.Background(), srv.URL+tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if raw.ContentType != tt.wantType || string(raw.Body) != tt.wantBody || raw.URL != srv.URL+tt.path {
+				t.Errorf("got %q %q %q, want %q %q %q", raw.URL, raw.ContentType, raw.Body, srv.URL+tt.path, tt.wantType, tt.wantBody)
+			}
+		})
+	}
+}
+
+func TestFetchRaw_RefusesWhatFetchRefusesAndNeverCutsABody(t *testing.T) {
+	srv := testServer(t)
+	tests := append(errorCases(srv),
+		errorCase{"a body over the bound is too large, not cut", Options{Guard: loopbackOnly(), MaxRawBytes: 1000}, srv.URL + "/big",
+			func(err error) bool { return errors.Is(err, web.ErrTooLarge) }},
+	)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, err := New(tt.opt).FetchRaw(context.Background(), tt.url)
+			if err == nil || !tt.want(err) {
+				t.Fatalf("got %d bytes, err = %v (%T), not the expected kind", len(raw.Body), err, err)
 			}
 		})
 	}
