@@ -34,6 +34,7 @@ type apiOptions struct {
 	fetchAllowHosts   []string
 	fetchTimeout      time.Duration
 	fetchMaxBytes     int64
+	fetchMaxFileBytes int64
 
 	searchBackend string
 	searchURL     string
@@ -90,6 +91,7 @@ func newAPIOptions(fs *flag.FlagSet, getenv func(string) string) *apiOptions {
 		})
 	fs.DurationVar(&o.fetchTimeout, "fetch-timeout", 20*time.Second, "time limit of one /api/fetch, redirects included")
 	fs.Int64Var(&o.fetchMaxBytes, "fetch-max-bytes", 4<<20, "bytes of a fetched page that are read")
+	fs.Int64Var(&o.fetchMaxFileBytes, "fetch-max-file-bytes", 16<<20, "largest file /api/fetch?raw=1 hands over for import (PDF, CSV, …); larger ones are refused, not cut")
 	fs.StringVar(&o.searchBackend, "search-backend", envOr2(getenv, "TINYRAG_SEARCH_BACKEND", search.DuckDuckGo),
 		"web search backend: duckduckgo, searxng or brave (env TINYRAG_SEARCH_BACKEND)")
 	fs.StringVar(&o.searchURL, "search-url", getenv("TINYRAG_SEARCH_URL"),
@@ -170,9 +172,10 @@ func mountAPI(ctx context.Context, mux *http.ServeMux, env serveEnv, o *apiOptio
 		}
 		cfg.Web.SearchBackend = strings.ToLower(o.searchBackend)
 		f := fetch.New(fetch.Options{
-			Guard:    &guard.Guard{Policy: guard.Policy{AllowPrivate: o.fetchAllowPrivate, AllowHosts: o.fetchAllowHosts}, Resolve: o.resolve, Dial: o.dial},
-			Timeout:  o.fetchTimeout,
-			MaxBytes: o.fetchMaxBytes,
+			Guard:       &guard.Guard{Policy: guard.Policy{AllowPrivate: o.fetchAllowPrivate, AllowHosts: o.fetchAllowHosts}, Resolve: o.resolve, Dial: o.dial},
+			Timeout:     o.fetchTimeout,
+			MaxBytes:    o.fetchMaxBytes,
+			MaxRawBytes: o.fetchMaxFileBytes,
 		})
 		fl := limit.New(limit.Config{Name: "/api/fetch", PerMinute: o.webRate, Burst: 10, Concurrent: o.webConcurrency, Global: o.webGlobal})
 		sl := limit.New(limit.Config{Name: "/api/search", PerMinute: o.webRate, Burst: 10, Concurrent: o.webConcurrency, Global: o.webGlobal})
@@ -258,24 +261,65 @@ func webDisabled() http.HandlerFunc {
 	}
 }
 
+// pageFetcher is what /api/fetch needs: a page's readable text, or a
+// file's bytes as they came.
+type pageFetcher interface {
+	web.Fetcher
+	web.RawFetcher
+}
+
 // fetchHandler serves GET /api/fetch?url=…: the page's readable text as a
-// web.Page.
-func fetchHandler(f web.Fetcher) http.HandlerFunc {
+// web.Page. With raw=1 it answers the body itself, for the browser's
+// knowledge importer (PDF, CSV, …): as an inert download
+// (application/octet-stream, attachment, nosniff, a CSP that allows
+// nothing), with the upstream type and final URL in X-Tinyrag-Content-Type
+// and X-Tinyrag-Url, so no fetched byte is ever interpreted by our origin.
+func fetchHandler(f pageFetcher) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		u, ok := getParam(w, r, "/api/fetch", "url", "https://…", 8192)
 		if !ok {
 			return
 		}
-		page, err := f.Fetch(r.Context(), u)
-		if err != nil {
+		fail := func(err error) {
 			if r.Context().Err() != nil {
 				return // the client left
 			}
 			jsonerr.Write(w, fetchStatus(err), "%v", err)
+		}
+		if r.URL.Query().Get("raw") == "1" {
+			res, err := f.FetchRaw(r.Context(), u)
+			if err != nil {
+				fail(err)
+				return
+			}
+			h := w.Header()
+			h.Set("Content-Type", "application/octet-stream")
+			h.Set("Content-Disposition", "attachment")
+			// Set here too, not only by the app's handler around us.
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+			h.Set("X-Tinyrag-Content-Type", clipHeader(res.ContentType))
+			h.Set("X-Tinyrag-Url", clipHeader(res.URL))
+			h.Set("Content-Length", strconv.Itoa(len(res.Body)))
+			w.Write(res.Body)
+			return
+		}
+		page, err := f.Fetch(r.Context(), u)
+		if err != nil {
+			fail(err)
 			return
 		}
 		writeJSON(w, page)
 	}
+}
+
+// clipHeader bounds a header value taken from an upstream answer.
+func clipHeader(v string) string {
+	const max = 2048
+	if len(v) > max {
+		return v[:max]
+	}
+	return v
 }
 
 // getParam checks that r is a GET and reads its one required, bounded
@@ -308,6 +352,8 @@ func fetchStatus(err error) int {
 		return http.StatusBadRequest
 	case errors.Is(err, fetch.ErrUnsupported):
 		return http.StatusUnsupportedMediaType
+	case errors.Is(err, web.ErrTooLarge):
+		return http.StatusRequestEntityTooLarge
 	case errors.Is(err, fetch.ErrTimeout):
 		return http.StatusGatewayTimeout
 	case errors.As(err, &se):

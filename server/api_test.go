@@ -184,12 +184,14 @@ func TestAPIFetch_HostileURLsAre403WithoutTraffic(t *testing.T) {
 		"file:///etc/passwd", "gopher://public.test/",
 	}
 	for _, u := range hostile {
-		t.Run(u, func(t *testing.T) {
-			r := call(t, http.MethodGet, srv.URL+"/api/fetch?url="+url.QueryEscape(u))
-			if r.status != http.StatusForbidden {
-				t.Fatalf("status %d (%s), want 403", r.status, r.body)
-			}
-		})
+		for _, mode := range []string{"", "&raw=1"} {
+			t.Run(u+mode, func(t *testing.T) {
+				r := call(t, http.MethodGet, srv.URL+"/api/fetch?url="+url.QueryEscape(u)+mode)
+				if r.status != http.StatusForbidden {
+					t.Fatalf("status %d (%s), want 403", r.status, r.body)
+				}
+			})
+		}
 	}
 	if len(cn.leaks) > 0 {
 		t.Fatalf("dials reached refused addresses: %v", cn.leaks)
@@ -247,6 +249,8 @@ func TestAPIFetch_ErrorsHaveFittingStatus(t *testing.T) {
 		{"not a url", "GET", "url=hello", 400},
 		{"not found upstream", "GET", "url=" + url.QueryEscape(pg.URL+"/gone"), 502},
 		{"pdf", "GET", "url=" + url.QueryEscape(pg.URL+"/pdf"), 415},
+		{"pdf raw", "GET", "raw=1&url=" + url.QueryEscape(pg.URL+"/pdf"), 200},
+		{"not found upstream, raw", "GET", "raw=1&url=" + url.QueryEscape(pg.URL+"/gone"), 502},
 		{"redirect target followed", "GET", "url=" + url.QueryEscape(pg.URL+"/go?to=/doc"), 200},
 		{"post", "POST", "url=" + url.QueryEscape(pg.URL+"/doc"), 405},
 	}
@@ -254,6 +258,42 @@ func TestAPIFetch_ErrorsHaveFittingStatus(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if r := call(t, tt.method, srv.URL+"/api/fetch?"+tt.query); r.status != tt.want {
 				t.Fatalf("status %d (%s), want %d", r.status, r.body, tt.want)
+			}
+		})
+	}
+}
+
+func TestAPIFetch_RawAnswersTheBodyAsAnInertDownload(t *testing.T) {
+	pg := pages(t)
+	srv, _ := apiServer(t, nil, []string{"--fetch-allow-host=127.0.0.1"}, nil)
+	for _, tc := range []struct {
+		path, wantType, wantBody string
+	}{
+		{"/pdf", "application/pdf", "%PDF-1.7"},
+		// Markup especially must not be served as markup by our origin.
+		{"/doc", "text/html; charset=utf-8", "<html><head><title>Tea</title>"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			resp, err := http.Get(srv.URL + "/api/fetch?raw=1&url=" + url.QueryEscape(pg.URL+tc.path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			h := resp.Header
+			if resp.StatusCode != 200 || !strings.HasPrefix(string(body), tc.wantBody) {
+				t.Fatalf("status %d, body %q; want 200 and %q", resp.StatusCode, body, tc.wantBody)
+			}
+			for name, want := range map[string]string{
+				"Content-Type":           "application/octet-stream",
+				"Content-Disposition":    "attachment",
+				"X-Content-Type-Options": "nosniff",
+				"X-Tinyrag-Content-Type": tc.wantType,
+				"X-Tinyrag-Url":          pg.URL + tc.path,
+			} {
+				if got := h.Get(name); got != want {
+					t.Errorf("%s: %q, want %q", name, got, want)
+				}
 			}
 		})
 	}
