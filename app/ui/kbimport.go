@@ -60,24 +60,31 @@ func pastedInput(title, text string, now time.Time) (knowledge.Input, error) {
 	return knowledge.Input{Title: title, Source: "pasted:" + now.UTC().Format("20060102T150405.000"), Type: importer.TypeText, Text: text}, nil
 }
 
-// urlInput fetches a page through the server proxy.
-func urlInput(ctx context.Context, f web.Fetcher, raw string) (knowledge.Input, error) {
+// urlInput imports a web address through the server proxy. The proxy
+// hands over the file as it came and the importer reads it here, as it
+// reads a picked file: a PDF, CSV or Markdown link is imported as such, an
+// HTML page as its readable text.
+func urlInput(ctx context.Context, f web.RawFetcher, raw string) (knowledge.Input, error) {
 	raw = strings.TrimSpace(raw)
 	if !strings.HasPrefix(raw, "http://") && !strings.HasPrefix(raw, "https://") {
 		return knowledge.Input{}, fmt.Errorf("%q is not a web address: it must start with http:// or https://", raw)
 	}
-	p, err := f.Fetch(ctx, raw)
+	res, err := f.FetchRaw(ctx, raw)
 	if err != nil {
-		return knowledge.Input{}, fmt.Errorf("fetching %s: %w", raw, err)
+		return knowledge.Input{}, err
 	}
-	if strings.TrimSpace(p.Text) == "" {
+	doc, err := importer.FromFetched(res.URL, res.ContentType, res.Body)
+	if err != nil {
+		return knowledge.Input{}, fmt.Errorf("importing %s: %w", raw, err)
+	}
+	if strings.TrimSpace(doc.Text) == "" {
 		return knowledge.Input{}, fmt.Errorf("%s has no readable text", raw)
 	}
-	title := p.Title
-	if title == "" {
-		title = p.URL
-	}
-	return knowledge.Input{Title: title, Source: raw, Type: "url", Text: p.Text}, nil
+	in := docInput(doc)
+	// The address typed is the source, so importing it again replaces it;
+	// "url" marks it as one the list can fetch again.
+	in.Source, in.Type = raw, "url"
+	return in, nil
 }
 
 // wikiInput fetches a Wikipedia article by title.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -59,38 +60,70 @@ func TestPastedInput(t *testing.T) {
 	}
 }
 
-func TestURLInput_ThroughTheProxyAndBadAddresses(t *testing.T) {
+func TestURLInput_ImportsWhatTheAddressServesThroughTheProxy(t *testing.T) {
+	// The PDF fixture the importer's own tests read.
+	pdf, err := os.ReadFile("../knowledge/importer/testdata/hello.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type file struct {
+		status      int
+		contentType string
+		body        []byte
+	}
+	served := map[string]file{
+		"https://example.org/a":       {200, "text/html; charset=utf-8", []byte(`<html><head><title>A page</title></head><body><nav>Menu</nav><article><p>Readable text about kettles.</p></article></body></html>`)},
+		"https://example.org/paper":   {200, "application/pdf", pdf},
+		"https://example.org/t.csv":   {200, "text/csv", []byte("name,colour\nkettle,red\n")},
+		"https://example.org/empty":   {200, "text/plain", []byte("   ")},
+		"https://example.org/pic":     {200, "image/png", []byte("\x89PNG\r\n\x1a\n")},
+		"https://example.org/big.pdf": {413, "", []byte(`{"error":"https://example.org/big.pdf is larger than 16 MiB: too large to import"}`)},
+		"http://10.0.0.1/admin":       {403, "", []byte(`{"error":"http://10.0.0.1/admin: address 10.0.0.1 is private"}`)},
+		"https://example.org/bad.pdf": {200, "application/pdf", []byte("%PDF-1.4 then nothing a PDF needs")},
+	}
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/fetch" {
+		if r.URL.Path != "/api/fetch" || r.URL.Query().Get("raw") != "1" {
 			http.NotFound(w, r)
 			return
 		}
-		if strings.Contains(r.URL.Query().Get("url"), "empty") {
-			w.Write([]byte(`{"url":"https://example.org/empty","title":"E","text":"  "}`))
-			return
+		f, ok := served[r.URL.Query().Get("url")]
+		if !ok {
+			f = file{502, "", []byte(`{"error":"example.org answered HTTP 404 Not Found"}`)}
 		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"url":"https://example.org/a","title":"A page","content_type":"text/html","text":"Readable text."}`))
+		if f.status == 200 {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("X-Tinyrag-Content-Type", f.contentType)
+			w.Header().Set("X-Tinyrag-Url", r.URL.Query().Get("url"))
+		}
+		w.WriteHeader(f.status)
+		w.Write(f.body)
 	}))
 	defer proxy.Close()
 	f := web.ProxyFetcher{Base: proxy.URL, Client: proxy.Client()}
 	tests := []struct {
-		url, wantTitle, wantErr string
+		url, wantTitle, wantText, wantErr string
 	}{
-		{"https://example.org/a", "A page", ""},
-		{"ftp://example.org/a", "", "not a web address"},
-		{"https://example.org/empty", "", "no readable text"},
+		{"https://example.org/a", "A page", "Readable text about kettles.", ""},
+		{"https://example.org/paper", "Hello fixture", "Hello from tinyRAG", ""},
+		{"https://example.org/t.csv", "t.csv", "kettle", ""},
+		{"ftp://example.org/a", "", "", "not a web address"},
+		{"https://example.org/empty", "", "", "no readable text"},
+		{"https://example.org/pic", "", "", "image/png"},
+		{"https://example.org/big.pdf", "", "", "larger than 16 MiB"},
+		{"http://10.0.0.1/admin", "", "", "is private"},
+		{"https://example.org/gone", "", "", "HTTP 404"},
+		{"https://example.org/bad.pdf", "", "", "PDF"},
 	}
 	for _, tc := range tests {
 		in, err := urlInput(context.Background(), f, tc.url)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("urlInput(%s) err = %v, want %q", tc.url, err, tc.wantErr)
+				t.Errorf("urlInput(%s) err = %v, want it to say %q", tc.url, err, tc.wantErr)
 			}
 			continue
 		}
-		if err != nil || in.Title != tc.wantTitle || in.Source != tc.url || in.Type != "url" {
-			t.Errorf("urlInput(%s) = %+v, %v", tc.url, in, err)
+		if err != nil || in.Title != tc.wantTitle || !strings.Contains(in.Text, tc.wantText) || in.Source != tc.url || in.Type != "url" {
+			t.Errorf("urlInput(%s) = %+v, %v; want title %q and text with %q", tc.url, in, err, tc.wantTitle, tc.wantText)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -411,4 +413,27 @@ func TestKnowledge_DroppedFilesAreImported(t *testing.T) {
 	  return true;
 	})()`)
 	waitJS(t, b, 20*time.Second, "both documents listed", `(() => { const t = [...document.querySelectorAll("#doc-list .doc-title")].map(e => e.textContent); return t.includes("Owls") && t.includes("bats.txt"); })()`)
+}
+
+func TestKnowledge_URLOfAPDFIsImportedThroughTheProxy(t *testing.T) {
+	pdf, err := os.ReadFile("../../app/knowledge/importer/testdata/hello.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write(pdf)
+	}))
+	t.Cleanup(site.Close)
+	llm := newScriptedLLM(t, appScripts())
+	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false", "--fetch-allow-host=127.0.0.1")
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, srv.URL+"/")
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")), chromedp.WaitReady(chromedp.ID("kb-url")))
+	eval[bool](t, b, `(() => { const el = document.getElementById("kb-url"); el.value = "`+site.URL+`/paper"; el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
+	b.do(t, 5*time.Second, "add the address", chromedp.Click(chromedp.ID("kb-url-add")))
+	waitJS(t, b, 20*time.Second, "the PDF listed by its title",
+		`[...document.querySelectorAll("#doc-list .doc-title")].some(e => e.textContent === "Hello fixture")`)
+	b.do(t, 10*time.Second, "search it", chromedp.Click(chromedp.ID("kb-search")), chromedp.SendKeys(chromedp.ID("kb-search"), "hand-written"))
+	waitJS(t, b, 10*time.Second, "a hit from the PDF's text", `document.querySelector("#kb-hits mark")`)
 }
