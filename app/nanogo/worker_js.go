@@ -25,8 +25,8 @@ const workerGrace = 500 * time.Millisecond
 
 // WorkerRunner runs snippets in a dedicated Web Worker holding nanogo.wasm.
 // The worker (and its multi-megabyte wasm) is started on first use only.
-// A program that overruns Timeout gets the worker terminated, and the next
-// call starts a fresh one. Waiting for the worker blocks only the calling
+// A program that overruns Timeout gets the worker terminated, keeping what
+// it printed until then, and the next call starts a fresh one. Waiting for the worker blocks only the calling
 // goroutine, which in Go wasm yields to the browser, so the page stays
 // responsive. Calls are served one at a time. Use it as a pointer.
 type WorkerRunner struct {
@@ -55,6 +55,55 @@ type worker struct {
 	funcs   []js.Func
 	isReady bool
 	stopped bool
+
+	mu      sync.Mutex
+	printed printed // what the current run printed so far
+}
+
+// printed is what a run printed, from the worker's "output" messages: all
+// that is left of a program terminated at its time limit.
+type printed struct {
+	id             int
+	stdout, stderr []byte
+	cut            bool
+}
+
+// startRun starts collecting output for run id.
+func (w *worker) startRun(id int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.printed = printed{id: id}
+}
+
+// output adds what run id printed.
+func (w *worker) output(id int, stderr bool, data []byte, cut bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := &w.printed
+	if p.id != id {
+		return
+	}
+	if stderr {
+		p.stderr = append(p.stderr, data...)
+	} else {
+		p.stdout = append(p.stdout, data...)
+	}
+	p.cut = p.cut || cut
+}
+
+// partial is the output run id printed before it was stopped.
+func (w *worker) partial(id int) Output {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := w.printed
+	if p.id != id {
+		return Output{}
+	}
+	return Output{
+		Stdout:    strings.ToValidUTF8(string(p.stdout), ""),
+		Stderr:    strings.ToValidUTF8(string(p.stderr), ""),
+		Truncated: p.cut,
+	}
 }
 
 type workerMsg struct {
@@ -91,6 +140,7 @@ func (r *WorkerRunner) Run(ctx context.Context, src string) (Output, error) {
 	msg.Set("source", src)
 	msg.Set("timeoutMs", timeout.Milliseconds())
 	msg.Set("maxOutput", r.MaxOutput)
+	w.startRun(id)
 	w.js.Call("postMessage", msg)
 
 	timer := time.NewTimer(timeout + workerGrace)
@@ -111,14 +161,24 @@ func (r *WorkerRunner) Run(ctx context.Context, src string) (Output, error) {
 			}
 			return out, nil
 		case err := <-w.failed:
+			out := w.partial(id)
 			r.discard()
-			return Output{}, err
+			out.Error = err.Error()
+			return out, err
 		case <-timer.C:
+			// What the program printed before it was stopped is kept: often
+			// it says how far a runaway loop got.
+			out := w.partial(id)
 			r.discard()
-			return Output{}, fmt.Errorf("nanogo: the program did not finish within %s; its worker was terminated: %w", timeout, ErrTimeout)
+			err := fmt.Errorf("nanogo: the program did not finish within %s; its worker was terminated: %w", timeout, ErrTimeout)
+			out.Error, out.TimedOut = err.Error(), true
+			return out, err
 		case <-ctx.Done():
+			out := w.partial(id)
 			r.discard()
-			return Output{}, fmt.Errorf("nanogo: the run was abandoned: %w", context.Cause(ctx))
+			err := fmt.Errorf("nanogo: the run was abandoned: %w", context.Cause(ctx))
+			out.Error = err.Error()
+			return out, err
 		}
 	}
 }
@@ -195,6 +255,11 @@ func newWorker(url string) (w *worker, err error) {
 				w.isReady = true
 				close(w.ready)
 			}
+		case "output":
+			d := data.Get("data")
+			b := make([]byte, d.Get("length").Int())
+			js.CopyBytesToGo(b, d)
+			w.output(data.Get("id").Int(), data.Get("stderr").Bool(), b, data.Get("cut").Bool())
 		case "result":
 			select {
 			case w.results <- workerMsg{id: data.Get("id").Int(), output: data.Get("output").String()}:

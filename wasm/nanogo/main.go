@@ -10,7 +10,12 @@
 // Protocol (structured-clone messages):
 //
 //	page → worker  {type: "run", id, source, timeoutMs, maxOutput}
+//	worker → page  {type: "output", id, stderr, data, cut}   as the program prints
 //	worker → page  {type: "result", id, output}   output: nanogo.Output as JSON
+//
+// The "output" messages (data: a Uint8Array of what the program wrote, cut:
+// the byte budget cut it) let the page keep what a program printed before
+// it had to be terminated.
 //
 // The bootstrap script adds {type: "ready"} once this program is running
 // and {type: "exit", message} if it ever stops.
@@ -36,6 +41,17 @@ func main() {
 		lim := sandbox.Limits{
 			Timeout:   time.Duration(intField(msg, "timeoutMs")) * time.Millisecond,
 			MaxOutput: intField(msg, "maxOutput"),
+			Output: func(stderr bool, kept []byte, cut bool) {
+				data := js.Global().Get("Uint8Array").New(len(kept))
+				js.CopyBytesToJS(data, kept)
+				m := js.Global().Get("Object").New()
+				m.Set("type", "output")
+				m.Set("id", id)
+				m.Set("stderr", stderr)
+				m.Set("data", data)
+				m.Set("cut", cut)
+				js.Global().Call("postMessage", m)
+			},
 		}
 		// A js.Func must not block: the program runs in a goroutine and
 		// posts its result when done.

@@ -105,7 +105,7 @@ func TestWorkerRunner_InfiniteLoopLeavesThePageResponsiveAndTheNextCallWorks(t *
 	t.Logf("first call, including loading the worker, took %s", time.Since(t0))
 	// Start a busy loop (not awaited), then type while it runs.
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](
-		`window.loop = nanogoRun("n := 0\nfor { n++ }"); window.loop.then(r => window.loopResult = r); true`)); err != nil {
+		`window.loop = nanogoRun("fmt.Println(\"counting\")\nn := 0\nfor { n++ }"); window.loop.then(r => window.loopResult = r); true`)); err != nil {
 		t.Fatal(err)
 	}
 	const typed = "still typing"
@@ -137,6 +137,10 @@ func TestWorkerRunner_InfiniteLoopLeavesThePageResponsiveAndTheNextCallWorks(t *
 	if !loop.Timeout || !strings.Contains(loop.Error, "did not finish within "+limit) {
 		t.Errorf("loop result = %+v, want the timeout error", loop)
 	}
+	// What it printed before its worker was terminated is kept.
+	if loop.Content != "counting\n" {
+		t.Errorf("loop output = %q, want what it printed before the loop", loop.Content)
+	}
 
 	// The terminated worker is replaced for the next call.
 	if r := run("fmt.Println(strings.ToUpper(\"again\"))"); r.Content != "AGAIN\n" || r.Error != "" {
@@ -144,8 +148,8 @@ func TestWorkerRunner_InfiniteLoopLeavesThePageResponsiveAndTheNextCallWorks(t *
 	}
 	// A panic in a goroutine ends the worker's Go program; the error says
 	// why and the next call gets a new worker.
-	if r := run("go func() { panic(\"in the background\") }()\nselect {}"); !strings.Contains(r.Error, "panic: in the background") {
-		t.Errorf("goroutine panic = %+v, want the panic message", r)
+	if r := run("fmt.Println(\"started\")\ngo func() { panic(\"in the background\") }()\nselect {}"); !strings.Contains(r.Error, "panic: in the background") || !strings.HasPrefix(r.Content, "started\n") {
+		t.Errorf("goroutine panic = %+v, want the panic message and what was printed before", r)
 	}
 	// Refusals come back as errors without killing the worker.
 	if r := run("import \"os\"\nos.Exit(1)"); !strings.Contains(r.Error, `import "os" is not allowed`) {

@@ -36,6 +36,12 @@ type Limits struct {
 	MaxSource int
 	// MaxOutput bounds stdout and stderr together, in bytes.
 	MaxOutput int
+	// Output, if set, is called with each piece of output as the program
+	// writes it (what fits the MaxOutput budget; cut says the budget cut
+	// this write). A caller that may have to kill the program, as the
+	// browser's worker does, keeps what it printed this way. It is called
+	// in order, one write at a time, and must not block.
+	Output func(stderr bool, kept []byte, cut bool)
 }
 
 func (l Limits) withDefaults() Limits {
@@ -94,7 +100,7 @@ func Run(ctx context.Context, src string, lim Limits) nanogo.Output {
 	if err != nil {
 		return nanogo.Output{Error: err.Error()}
 	}
-	out := &capture{max: lim.MaxOutput}
+	out := &capture{max: lim.MaxOutput, onOutput: lim.Output}
 	i := interp.New(interp.Options{
 		Stdout: out.stream(&out.stdout),
 		Stderr: out.stream(&out.stderr),
@@ -142,6 +148,7 @@ type capture struct {
 	stdout, stderr strings.Builder
 	truncated      bool
 	closed         bool
+	onOutput       func(stderr bool, kept []byte, cut bool)
 }
 
 type captureStream struct {
@@ -158,15 +165,17 @@ func (s captureStream) Write(p []byte) (int, error) {
 	if c.closed {
 		return len(p), nil
 	}
-	room := c.max - c.stdout.Len() - c.stderr.Len()
-	if len(p) > room {
-		c.truncated = true
-		if room > 0 {
-			s.dst.Write(p[:room])
-		}
-		return len(p), nil
+	room := max(c.max-c.stdout.Len()-c.stderr.Len(), 0)
+	kept, cut := p, len(p) > room
+	if cut {
+		kept = p[:room]
 	}
-	s.dst.Write(p)
+	s.dst.Write(kept)
+	// Each kept piece is reported, and the first cut once.
+	if c.onOutput != nil && (len(kept) > 0 || cut && !c.truncated) {
+		c.onOutput(s.dst == &c.stderr, kept, cut)
+	}
+	c.truncated = c.truncated || cut
 	return len(p), nil
 }
 

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -182,4 +183,42 @@ func tail(s string) string {
 		return s[len(s)-40:]
 	}
 	return s
+}
+
+func TestRun_ReportsOutputAsItIsWrittenWithinTheBudget(t *testing.T) {
+	type piece struct {
+		stderr bool
+		text   string
+		cut    bool
+	}
+	tests := []struct {
+		name string
+		src  string
+		max  int
+		want []piece
+	}{
+		{"each write in order",
+			`fmt.Print("a"); print("b"); fmt.Println("c")`, 0,
+			[]piece{{false, "a", false}, {false, "b", false}, {false, "c\n", false}}},
+		{"the write that crosses the budget is cut, later ones are not reported",
+			`fmt.Print("12345"); fmt.Print("6789"); fmt.Print("more")`, 7,
+			[]piece{{false, "12345", false}, {false, "67", true}}},
+		{"a write past a full budget reports the cut once",
+			`fmt.Print("1234567"); fmt.Print("x"); fmt.Print("y")`, 7,
+			[]piece{{false, "1234567", false}, {false, "", true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []piece
+			out := Run(context.Background(), tt.src, Limits{MaxOutput: tt.max, Output: func(stderr bool, kept []byte, cut bool) {
+				got = append(got, piece{stderr, string(kept), cut})
+			}})
+			if out.Error != "" {
+				t.Fatalf("run failed: %s", out.Error)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("reported %v, want %v", got, tt.want)
+			}
+		})
+	}
 }
