@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -35,6 +36,8 @@ type apiOptions struct {
 	fetchTimeout      time.Duration
 	fetchMaxBytes     int64
 	fetchMaxFileBytes int64
+	trustedProxies    []netip.Prefix
+	trustedErr        error // from TINYRAG_TRUSTED_PROXIES
 
 	searchBackend string
 	searchURL     string
@@ -88,6 +91,16 @@ func newAPIOptions(fs *flag.FlagSet, getenv func(string) string) *apiOptions {
 		func(s string) error {
 			o.fetchAllowHosts = append(o.fetchAllowHosts, splitList(s)...)
 			return nil
+		})
+	if v := getenv("TINYRAG_TRUSTED_PROXIES"); v != "" {
+		// A bad value here is reported when the flags are parsed.
+		o.trustedProxies, o.trustedErr = parsePrefixes(v)
+	}
+	fs.Func("trusted-proxy", "address or CIDR of a reverse proxy in front of the server (repeatable, comma-separated; env TINYRAG_TRUSTED_PROXIES): its X-Forwarded-For then names the client for the per-client limits and the log",
+		func(s string) error {
+			ps, err := parsePrefixes(s)
+			o.trustedProxies = append(o.trustedProxies, ps...)
+			return err
 		})
 	fs.DurationVar(&o.fetchTimeout, "fetch-timeout", 20*time.Second, "time limit of one /api/fetch, redirects included")
 	fs.Int64Var(&o.fetchMaxBytes, "fetch-max-bytes", 4<<20, "bytes of a fetched page that are read")
@@ -147,6 +160,9 @@ func mountAPI(ctx context.Context, mux *http.ServeMux, env serveEnv, o *apiOptio
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	if o.trustedErr != nil {
+		return fmt.Errorf("TINYRAG_TRUSTED_PROXIES: %w", o.trustedErr)
+	}
 	var cfg web.ServerConfig
 	cfg.LLM.Path = "/api/llm"
 	cfg.Wikipedia.Base, cfg.Wikipedia.Lang = o.wikiURL, o.wikiLang
@@ -156,8 +172,8 @@ func mountAPI(ctx context.Context, mux *http.ServeMux, env serveEnv, o *apiOptio
 		return err
 	}
 	cfg.LLM.Configured, cfg.LLM.Source = source != "", source
-	llmLim := limit.New(limit.Config{Name: "/api/llm", PerMinute: o.llmRate, Burst: 20, Concurrent: o.llmConcurrency, Global: o.llmGlobal})
-	mux.Handle("/api/llm/", logRequests(logger, "/api/llm", llmLim.Wrap(llmHandler)))
+	llmLim := limit.New(limit.Config{Name: "/api/llm", PerMinute: o.llmRate, Burst: 20, Concurrent: o.llmConcurrency, Global: o.llmGlobal, Trusted: o.trustedProxies})
+	mux.Handle("/api/llm/", logRequests(logger, o.trustedProxies, "/api/llm", llmLim.Wrap(llmHandler)))
 
 	fetchH, searchH := http.Handler(webDisabled()), http.Handler(webDisabled())
 	if !o.noWeb {
@@ -177,18 +193,18 @@ func mountAPI(ctx context.Context, mux *http.ServeMux, env serveEnv, o *apiOptio
 			MaxBytes:    o.fetchMaxBytes,
 			MaxRawBytes: o.fetchMaxFileBytes,
 		})
-		fl := limit.New(limit.Config{Name: "/api/fetch", PerMinute: o.webRate, Burst: 10, Concurrent: o.webConcurrency, Global: o.webGlobal})
-		sl := limit.New(limit.Config{Name: "/api/search", PerMinute: o.webRate, Burst: 10, Concurrent: o.webConcurrency, Global: o.webGlobal})
+		fl := limit.New(limit.Config{Name: "/api/fetch", PerMinute: o.webRate, Burst: 10, Concurrent: o.webConcurrency, Global: o.webGlobal, Trusted: o.trustedProxies})
+		sl := limit.New(limit.Config{Name: "/api/search", PerMinute: o.webRate, Burst: 10, Concurrent: o.webConcurrency, Global: o.webGlobal, Trusted: o.trustedProxies})
 		fetchH, searchH = fl.Wrap(fetchHandler(f)), sl.Wrap(searchHandler(s))
 		if o.fetchAllowPrivate || len(o.fetchAllowHosts) > 0 {
 			logger.Warn("fetch may reach private addresses", "allow_private", o.fetchAllowPrivate, "allow_hosts", o.fetchAllowHosts)
 		}
 	}
-	mux.Handle("/api/fetch", logRequests(logger, "/api/fetch", fetchH))
-	mux.Handle("/api/search", logRequests(logger, "/api/search", searchH))
+	mux.Handle("/api/fetch", logRequests(logger, o.trustedProxies, "/api/fetch", fetchH))
+	mux.Handle("/api/search", logRequests(logger, o.trustedProxies, "/api/search", searchH))
 
 	body, _ := json.Marshal(cfg)
-	mux.Handle("/api/config", logRequests(logger, "/api/config", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("/api/config", logRequests(logger, o.trustedProxies, "/api/config", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			jsonerr.Write(w, http.StatusMethodNotAllowed, "/api/config wants GET")
@@ -404,7 +420,7 @@ func writeJSON(w http.ResponseWriter, v any) {
 // logRequests writes one structured line per request: route, method,
 // status, size, duration, client. Never the query string (it may carry a
 // token in a fetched URL) nor any header.
-func logRequests(logger *slog.Logger, route string, next http.Handler) http.Handler {
+func logRequests(logger *slog.Logger, trusted []netip.Prefix, route string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
@@ -413,7 +429,7 @@ func logRequests(logger *slog.Logger, route string, next http.Handler) http.Hand
 			rec.status = 499 // client went away before an answer
 		}
 		logger.Info("api request", "route", route, "method", r.Method, "status", rec.status,
-			"bytes", rec.bytes, "ms", time.Since(start).Milliseconds(), "client", limit.ClientKey(r))
+			"bytes", rec.bytes, "ms", time.Since(start).Milliseconds(), "client", limit.ClientKeyTrusting(r, trusted))
 	})
 }
 
@@ -442,3 +458,22 @@ func (s *statusRecorder) Write(p []byte) (int, error) {
 }
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// parsePrefixes reads a comma-separated list of addresses and CIDRs; an
+// address stands for itself alone.
+func parsePrefixes(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, v := range splitList(list) {
+		if p, err := netip.ParsePrefix(v); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(v)
+		if err != nil {
+			return out, fmt.Errorf("%q is not an address or CIDR", v)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
+}

@@ -493,3 +493,62 @@ func TestAPI_LogsRequestsWithoutQueryOrKey(t *testing.T) {
 		t.Errorf("unknown API route: %d", r.status)
 	}
 }
+
+func TestAPI_TrustedProxyNamesTheClientForLimitsAndLog(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+	}{
+		{"flag", nil, []string{"--trusted-proxy", "127.0.0.1"}},
+		{"environment", map[string]string{"TINYRAG_TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.0/8"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, logs := apiServer(t, tc.env, append(tc.args, "--web-rate", "1"), nil)
+			// The limiter runs before the handler, so a request without a
+			// url (400) still counts; the burst is 10.
+			ask := func(client string) int {
+				req, _ := http.NewRequest(http.MethodGet, srv.URL+"/api/fetch", nil)
+				req.Header.Set("X-Forwarded-For", client)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				return resp.StatusCode
+			}
+			for i := 0; i < 10; i++ {
+				ask("198.51.100.7")
+			}
+			if got := ask("198.51.100.7"); got != http.StatusTooManyRequests {
+				t.Errorf("the busy client's 11th request: %d, want 429", got)
+			}
+			if got := ask("198.51.100.8"); got == http.StatusTooManyRequests {
+				t.Errorf("another client behind the same proxy was refused too")
+			}
+			if !strings.Contains(logs.String(), `"client":"198.51.100.8"`) {
+				t.Errorf("the log does not name the forwarded client:\n%s", logs.String())
+			}
+		})
+	}
+}
+
+func TestAPI_BadTrustedProxyIsRefusedAtStartup(t *testing.T) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	newAPIOptions(fs, func(string) string { return "" })
+	if err := fs.Parse([]string{"--trusted-proxy", "nginx.local"}); err == nil || !strings.Contains(err.Error(), "not an address or CIDR") {
+		t.Errorf("flag: err = %v", err)
+	}
+	fs = flag.NewFlagSet("serve", flag.ContinueOnError)
+	o := newAPIOptions(fs, func(k string) string {
+		if k == "TINYRAG_TRUSTED_PROXIES" {
+			return "127.0.0.1,proxy"
+		}
+		return ""
+	})
+	o.probeCandidates = []llmproxy.Candidate{}
+	if err := mountAPI(context.Background(), http.NewServeMux(), serveEnv{}, o); err == nil || !strings.Contains(err.Error(), "TINYRAG_TRUSTED_PROXIES") {
+		t.Errorf("environment: err = %v", err)
+	}
+}

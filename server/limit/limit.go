@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +26,11 @@ type Config struct {
 	Burst      int     // requests a client may make at once before the rate applies
 	Concurrent int     // requests in flight per client
 	Global     int     // requests in flight from all clients together
+	// Trusted are the reverse proxies in front of the server. A request
+	// from one of them is counted against the client its X-Forwarded-For
+	// names (see ClientKeyTrusting); nil trusts nobody, and the header is
+	// ignored, since any client can send it.
+	Trusted []netip.Prefix
 }
 
 // Limiter enforces a Config. It is safe for concurrent use.
@@ -58,7 +64,14 @@ func New(cfg Config) *Limiter {
 
 // ClientKey identifies the client of r: its IP address, with IPv6
 // addresses grouped by /64, since one host usually owns a whole /64.
-func ClientKey(r *http.Request) string {
+func ClientKey(r *http.Request) string { return ClientKeyTrusting(r, nil) }
+
+// ClientKeyTrusting is ClientKey for a server behind the trusted reverse
+// proxies: when r comes from one of them, the client is the right-most
+// X-Forwarded-For address that is not itself a trusted proxy — each proxy
+// appends the address it saw, so entries further left are whatever the
+// client claimed and are never believed.
+func ClientKeyTrusting(r *http.Request, trusted []netip.Prefix) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
@@ -68,6 +81,11 @@ func ClientKey(r *http.Request) string {
 		return host
 	}
 	a = a.Unmap()
+	if isTrusted(a, trusted) {
+		if c, ok := forwardedClient(r.Header.Values("X-Forwarded-For"), trusted); ok {
+			a = c
+		}
+	}
 	if a.Is6() {
 		p, _ := a.Prefix(64)
 		return p.String()
@@ -75,11 +93,53 @@ func ClientKey(r *http.Request) string {
 	return a.String()
 }
 
+// forwardedClient walks X-Forwarded-For from the right to the first
+// address that is not a trusted proxy. A malformed entry where a trusted
+// proxy should have written an address ends the walk without an answer.
+func forwardedClient(headers []string, trusted []netip.Prefix) (netip.Addr, bool) {
+	var hops []string
+	for _, h := range headers {
+		hops = append(hops, strings.Split(h, ",")...)
+	}
+	for i := len(hops) - 1; i >= 0; i-- {
+		a, ok := parseHop(hops[i])
+		if !ok {
+			return netip.Addr{}, false
+		}
+		if !isTrusted(a, trusted) {
+			return a, true
+		}
+	}
+	return netip.Addr{}, false
+}
+
+// parseHop reads one X-Forwarded-For entry: an address, some proxies add
+// a port ("192.0.2.1:5678", "[2001:db8::1]:443") or brackets.
+func parseHop(s string) (netip.Addr, bool) {
+	s = strings.TrimSpace(s)
+	if a, err := netip.ParseAddr(strings.Trim(s, "[]")); err == nil {
+		return a.Unmap(), true
+	}
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		return ap.Addr().Unmap(), true
+	}
+	return netip.Addr{}, false
+}
+
+func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
+	for _, p := range trusted {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
 // Wrap returns next behind the limits. Refusals are 429 (this client is
 // over its share) or 503 (the server as a whole is busy), with Retry-After.
 func (l *Limiter) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		release, status, msg, retry := l.acquire(ClientKey(r))
+		release, status, msg, retry := l.acquire(ClientKeyTrusting(r, l.cfg.Trusted))
 		if status != 0 {
 			w.Header().Set("Retry-After", strconv.Itoa(retry))
 			jsonerr.Write(w, status, "%s", msg)

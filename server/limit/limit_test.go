@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -120,5 +121,66 @@ func TestClientKey(t *testing.T) {
 		if got := ClientKey(r); got != tt.want {
 			t.Errorf("ClientKey(%q) = %q, want %q", tt.remote, got, tt.want)
 		}
+	}
+}
+
+func TestClientKeyTrusting_BelievesForwardedForOnlyFromTrustedProxies(t *testing.T) {
+	trusted := []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("10.0.0.0/8")}
+	tests := []struct {
+		name, remote string
+		xff          []string
+		want         string
+	}{
+		{"a direct client's header is ignored", "192.0.2.1:1234", []string{"198.51.100.7"}, "192.0.2.1"},
+		{"the trusted proxy's entry names the client", "127.0.0.1:40000", []string{"198.51.100.7"}, "198.51.100.7"},
+		{"what the client claimed left of it is not believed", "127.0.0.1:40000", []string{"203.0.113.9, 198.51.100.7"}, "198.51.100.7"},
+		{"trusted hops are skipped", "127.0.0.1:40000", []string{"198.51.100.7, 10.1.2.3"}, "198.51.100.7"},
+		{"several header lines count as one list", "127.0.0.1:40000", []string{"203.0.113.9", "198.51.100.7"}, "198.51.100.7"},
+		{"an entry with a port", "127.0.0.1:40000", []string{"198.51.100.7:5678"}, "198.51.100.7"},
+		{"an IPv6 client is grouped by /64", "127.0.0.1:40000", []string{"[2001:db8:1:2:aaaa::1]"}, "2001:db8:1:2::/64"},
+		{"an IPv4-mapped entry", "127.0.0.1:40000", []string{"::ffff:198.51.100.7"}, "198.51.100.7"},
+		{"no header: the proxy itself", "127.0.0.1:40000", nil, "127.0.0.1"},
+		{"only trusted hops: the proxy itself", "127.0.0.1:40000", []string{"10.0.0.5"}, "127.0.0.1"},
+		{"a malformed last entry: the proxy itself", "127.0.0.1:40000", []string{"198.51.100.7, unknown"}, "127.0.0.1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &http.Request{RemoteAddr: tt.remote, Header: http.Header{}}
+			for _, v := range tt.xff {
+				r.Header.Add("X-Forwarded-For", v)
+			}
+			if got := ClientKeyTrusting(r, trusted); got != tt.want {
+				t.Errorf("ClientKeyTrusting = %q, want %q", got, tt.want)
+			}
+			if got, want := ClientKey(r), ClientKeyTrusting(r, nil); got != want {
+				t.Errorf("ClientKey = %q, differs from trusting nobody (%q)", got, want)
+			}
+		})
+	}
+}
+
+func TestWrap_ClientsBehindATrustedProxyHaveTheirOwnLimits(t *testing.T) {
+	behind := func(trusted []netip.Prefix) func(xff string) int {
+		h := New(Config{Name: "/api/fetch", PerMinute: 1, Burst: 1, Trusted: trusted}).
+			Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+		return func(xff string) int {
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest(http.MethodGet, "/api/fetch?url=x", nil)
+			req.RemoteAddr = "127.0.0.1:40000"
+			req.Header.Set("X-Forwarded-For", xff)
+			h.ServeHTTP(rec, req)
+			return rec.Code
+		}
+	}
+	trusting := behind([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")})
+	if a, b := trusting("198.51.100.7"), trusting("198.51.100.8"); a != 200 || b != 200 {
+		t.Errorf("two clients behind a trusted proxy: %d, %d; want both admitted", a, b)
+	}
+	if c := trusting("198.51.100.7"); c != http.StatusTooManyRequests {
+		t.Errorf("the first client again: %d, want 429", c)
+	}
+	untrusting := behind(nil)
+	if a, b := untrusting("198.51.100.7"), untrusting("198.51.100.8"); a != 200 || b != http.StatusTooManyRequests {
+		t.Errorf("without trust: %d, %d; want the proxy counted as one client", a, b)
 	}
 }
