@@ -274,8 +274,7 @@ func (s *Shell) renderHits() app.UI {
 				// only <mark> added; one root element for app.Raw.
 				app.Raw("<span class=\"hit-frag\">"+sanitizeMarks(frag)+"</span>"),
 			).OnClick(func(ctx app.Context, e app.Event) {
-				c := citationOfHit(hit)
-				s.citation = &c
+				s.openCitation(ctx, citationOfHit(hit))
 			}, app.EventScope(hit.ChunkID)),
 		))
 	}

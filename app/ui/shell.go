@@ -65,7 +65,8 @@ type Shell struct {
 	busy      bool
 	cancel    context.CancelFunc
 	citation  *chats.Citation
-	copiedIdx int // message index whose answer was just copied, -1 none
+	citeFrom  app.Value // the control that opened the citation, focused again on close
+	copiedIdx int       // message index whose answer was just copied, -1 none
 	notice    string
 
 	kn knowledgeView

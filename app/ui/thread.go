@@ -142,7 +142,7 @@ func (s *Shell) renderMessage(i int, m *chats.Message) app.UI {
 		cites = append(cites, app.Button().Class("citation").Type("button").Title(c.Source).
 			Aria("label", T(l, "chunk")+" "+sprintf("%d", ci+1)+": "+label).
 			Body(app.Span().Class("cite-n").Text(sprintf("%d", ci+1)), app.Span().Text(label)).
-			OnClick(func(ctx app.Context, e app.Event) { s.citation = &c }, app.EventScope(s.chat.ID, i, c.ChunkID)))
+			OnClick(func(ctx app.Context, e app.Event) { s.openCitation(ctx, c) }, app.EventScope(s.chat.ID, i, c.ChunkID)))
 	}
 	return app.Article().Class("msg assistant").Aria("label", T(l, "assistant")).Body(
 		app.Div().Class("avatar").Aria("hidden", true).Text("✦"),
@@ -250,16 +250,45 @@ func mdCards(m *chats.Message) []markdown.Card {
 	return out
 }
 
+// openCitation shows c in the citation dialog and moves the keyboard focus
+// into it: the close button's autofocus attribute works on page load only,
+// and with the focus left on the page behind, Escape never reached the
+// dialog.
+func (s *Shell) openCitation(ctx app.Context, c chats.Citation) {
+	s.citation = &c
+	s.citeFrom = ctx.JSSrc()
+	ctx.Defer(func(app.Context) {
+		if b := app.Window().GetElementByID("cite-close"); b.Truthy() {
+			b.Call("focus")
+		}
+	})
+}
+
+// closeCitation closes the dialog and gives the focus back to the control
+// that opened it, so a keyboard user continues where they were. The focus
+// is deferred on the shell's context: go-app drops what is deferred on the
+// context of an element that the update removes, as it removes the dialog.
+func (s *Shell) closeCitation() {
+	s.citation = nil
+	from := s.citeFrom
+	s.citeFrom = nil
+	s.ctx.Defer(func(app.Context) {
+		if from != nil && from.Truthy() && from.Get("isConnected").Bool() {
+			from.Call("focus")
+		}
+	})
+}
+
 func (s *Shell) renderCitation() app.UI {
 	c := s.citation
 	l := s.lang()
-	closeFn := func(ctx app.Context, e app.Event) { s.citation = nil }
+	closeFn := func(ctx app.Context, e app.Event) { s.closeCitation() }
 	return app.Div().Class("modal-backdrop").OnClick(closeFn).Body(
 		app.Div().Class("modal").Attr("role", "dialog").Aria("modal", true).Aria("labelledby", "cite-title").ID("citation-dialog").
 			OnClick(func(ctx app.Context, e app.Event) { e.StopImmediatePropagation() }).
 			OnKeyDown(func(ctx app.Context, e app.Event) {
 				if e.Get("key").String() == "Escape" {
-					s.citation = nil
+					s.closeCitation()
 				}
 			}).Body(
 			app.Header().Class("modal-head").Body(
