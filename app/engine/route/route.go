@@ -70,7 +70,10 @@ var smallTalk = map[string]bool{
 
 var (
 	arithmetic = regexp.MustCompile(`\(?\d[\d.]*(?:\s*(?:\*\*|[-+*/^×÷%])\s*\(?\d[\d.]*\)?)+|\d+!`)
-	urlPattern = regexp.MustCompile(`https?://[^\s<>"']+|\bwww\.[^\s<>"']+`)
+	// Dates look like sums to the arithmetic pattern ("2026-12-02",
+	// "12/02/2026"); they are blanked out before it looks.
+	datePattern = regexp.MustCompile(`\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b`)
+	urlPattern  = regexp.MustCompile(`https?://[^\s<>"']+|\bwww\.[^\s<>"']+`)
 )
 
 // Decide picks the mode. The rules, in order: hints for an enabled tool make
@@ -91,7 +94,7 @@ func Decide(in Input) Decision {
 		hints = appendOnce(hints, hint)
 		toolsHinted = appendOnce(toolsHinted, tool)
 	}
-	if m := arithmetic.FindString(in.Question); m != "" {
+	if m := arithmetic.FindString(datePattern.ReplaceAllString(in.Question, " ")); m != "" {
 		add(strings.TrimSpace(m), "calculate")
 	}
 	for _, u := range urlPattern.FindAllString(in.Question, 3) {

@@ -29,6 +29,10 @@ func TestDecide_ModesFollowTheRules(t *testing.T) {
 		{"nothing", Input{Question: "Write a haiku about rain."}, Direct, []string{}},
 		{"year is not arithmetic", Input{Question: "What happened in 1989?", Tools: allTools}, Direct, []string{}},
 		{"date ranges are arithmetic-looking but need digits on both sides", Input{Question: "pages 3- and more", Tools: allTools}, Direct, []string{}},
+		{"an ISO date is not arithmetic", Input{Question: "What is planned for 2026-12-02?", HasKnowledge: true, Tools: allTools}, Retrieval, []string{}},
+		{"a slashed date is not arithmetic", Input{Question: "Who signed on 12/02/2026?", HasKnowledge: true, Tools: allTools}, Retrieval, []string{}},
+		{"a difference of years still is", Input{Question: "How long is 2026-1989?", Tools: allTools}, Agentic, []string{"2026-1989"}},
+		{"a sum beside a date still is", Input{Question: "On 2026-12-02 we paid 12 + 30", Tools: allTools}, Agentic, []string{"12 + 30"}},
 	}
 	for _, tt := range tests {
 		got := Decide(tt.in)
