@@ -14,6 +14,7 @@ import (
 
 	"tinyrag/app/engine"
 	"tinyrag/app/llm"
+	"tinyrag/app/protocol"
 )
 
 func init() {
@@ -182,14 +183,42 @@ type textPrinter struct {
 	stdout, stderr io.Writer
 	last           string // the answer text's end, to finish with a newline
 	werr           error
+
+	// Tool blocks are reported on stderr; stdout gets the answer as a
+	// reader sees it, so the stream goes through the protocol parser that
+	// finds them (token text is raw, tool XML included).
+	blocks  protocol.XMLParseState
+	emitted int64 // stream offset of the next visible byte
+}
+
+// visible writes the parser's visible text minus the tool blocks in it.
+func (p *textPrinter) visible(v string, calls []protocol.Call) error {
+	start := p.emitted
+	p.emitted += int64(len(v))
+	var b strings.Builder
+	pos := int64(0)
+	for _, c := range calls {
+		from, to := max(c.Start-start, pos), min(c.End-start, int64(len(v)))
+		if from >= to {
+			continue
+		}
+		b.WriteString(v[pos:from])
+		pos = to
+	}
+	b.WriteString(v[pos:])
+	if b.Len() == 0 {
+		return nil
+	}
+	p.last = b.String()
+	_, err := io.WriteString(p.stdout, p.last)
+	return err
 }
 
 func (p *textPrinter) print(e engine.Event) {
 	var err error
 	switch e.Event {
 	case engine.EventToken:
-		_, err = io.WriteString(p.stdout, e.Text)
-		p.last = e.Text
+		err = p.visible(p.blocks.Feed(e.Text))
 	case engine.EventToolStart:
 		fmt.Fprintf(p.stderr, "⟳ %s %s: %s\n", e.ID, e.Tool, oneLine(e.Query))
 	case engine.EventToolResult:
@@ -201,7 +230,8 @@ func (p *textPrinter) print(e engine.Event) {
 	case engine.EventToolSkipped:
 		fmt.Fprintf(p.stderr, "⊘ %s %s: skipped (%s)\n", e.ID, e.Tool, e.Reason)
 	case engine.EventDone:
-		if p.last != "" && !strings.HasSuffix(p.last, "\n") {
+		err = p.visible(p.blocks.Flush(), nil)
+		if err == nil && p.last != "" && !strings.HasSuffix(p.last, "\n") {
 			_, err = io.WriteString(p.stdout, "\n")
 		}
 		if e.FallbackReason != "" {

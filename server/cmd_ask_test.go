@@ -370,13 +370,31 @@ func TestAsk_TextModeStreamsTheAnswerAndReportsToolsOnStderr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := out.String(); got != `Sure. <tool name="calculate"><query>2^10</query></tool>It is 1024.`+"\n" {
+	// The tool block is reported on stderr, not printed into the answer.
+	if got := out.String(); got != "Sure. It is 1024.\n" {
 		t.Fatalf("stdout %q", got)
 	}
 	if e := errOut.String(); !strings.Contains(e, "⟳ call-1 calculate: 2^10") || !strings.Contains(e, "✓ call-1 calculate:") {
 		t.Fatalf("stderr %q", e)
 	}
 	_ = s
+}
+
+func TestAsk_TextModePrintsToolBlocksThatAreNotCallsAsTheyAre(t *testing.T) {
+	// A block in a code span is text, not a call, and a cut one never
+	// completes: both stay in the answer, as in the app.
+	reply := "Use `<tool name=\"calculate\"><query>1+1</query></tool>` like this. " +
+		"<tool name=\"calculate\"><query>2+2</query></tool>Done, and a cut one: <tool name=\"calculate\"><query>3"
+	_, srv := newScriptedLLM(t, 3, reply, "Four.")
+	var out bytes.Buffer
+	err := askCommand(context.Background(), []string{"--llm", srv.URL + "/v1", "add"}, &out, &bytes.Buffer{}, env("TINYRAG_MODEL", "m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Use `<tool name=\"calculate\"><query>1+1</query></tool>` like this. Done, and a cut one: <tool name=\"calculate\"><query>3Four.\n"
+	if got := out.String(); got != want {
+		t.Fatalf("stdout %q\nwant   %q", got, want)
+	}
 }
 
 func TestAsk_EnvironmentSetsEndpointModelAndKey(t *testing.T) {
