@@ -1,6 +1,8 @@
 package flatseg
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -25,6 +27,7 @@ type Builder struct {
 	ids    []string
 	names  []string // indexed fields, in order of first sight
 	fields [][]fieldDoc
+	built  bool
 }
 
 // fieldDoc is one document's terms in one field.
@@ -94,6 +97,10 @@ func mergeTerms(a, b []Term) []Term {
 // id list itself, DocNumbers a binary search in it, and loading a saved
 // segment needs no sorting.
 func (b *Builder) Build() (*Segment, error) {
+	if b.built {
+		return nil, errors.New("flatseg: Build called twice on one Builder")
+	}
+	b.built = true
 	n := len(b.ids)
 	perm := make([]uint32, n) // new number → old
 	for i := range perm {
@@ -122,7 +129,7 @@ func (b *Builder) Build() (*Segment, error) {
 		for j := range docs {
 			docs[j].doc = renumber[docs[j].doc]
 		}
-		slices.SortFunc(docs, func(x, y fieldDoc) int { return int(x.doc) - int(y.doc) })
+		slices.SortFunc(docs, func(x, y fieldDoc) int { return cmp.Compare(x.doc, y.doc) })
 		s.fields = append(s.fields, buildField(b.names[i], n, docs))
 	}
 	s.computeSize()

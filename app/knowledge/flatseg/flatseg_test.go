@@ -1294,3 +1294,13 @@ func TestDecode_RejectsInconsistentBodies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { decodeFails(t, tc.name, seal(tc.body)) })
 	}
 }
+
+func TestBuild_TwiceIsAnError(t *testing.T) {
+	b := flatseg.NewBuilder()
+	b.AddDocument("d")
+	b.AddField("body", 1, []flatseg.Term{{Key: "x", ID: -1, Freq: 1}})
+	mustBuild(t, b)
+	if s, err := b.Build(); err == nil || s != nil {
+		t.Errorf("second Build = %v, %v; want an error", s, err)
+	}
+}
