@@ -28,7 +28,9 @@ const magic = "tinyrag-flatseg\x01"
 
 // WriteTo writes the segment in its saved form; Decode reads it back.
 func (s *Segment) WriteTo(w io.Writer) (int64, error) {
-	var buf []byte
+	// Varints take about a third of the arrays' bytes; a decoded
+	// segment's saved form is most of its size already.
+	buf := make([]byte, 0, s.size/3+s.raw)
 	buf = append(buf, magic...)
 	buf = binary.AppendUvarint(buf, uint64(len(s.ids)))
 	for _, id := range s.ids {
