@@ -419,7 +419,17 @@ func (kb *KB) Delete(ctx context.Context, id string) error {
 	if !kb.has(id) {
 		return &NotFoundError{ID: id}
 	}
-	return kb.remove(ctx, []string{id})
+	if err := kb.remove(ctx, []string{id}); err != nil {
+		return err
+	}
+	// A snapshot that still lists the document would make the next load
+	// read every document record to find out (see Versioned).
+	if kb.cfg.Store != nil {
+		if err := kb.saveIndexLocked(ctx); err != nil {
+			return fmt.Errorf("knowledge: document deleted, but the index snapshot was not saved (the next load repairs it): %w", err)
+		}
+	}
+	return nil
 }
 
 // DeleteSource removes the document imported from source.

@@ -277,7 +277,19 @@ type countingStore struct {
 	*MemStore
 	mu         sync.Mutex
 	chunkReads int
+	listings   int // calls of Documents
 }
+
+func (s *countingStore) Documents(ctx context.Context) ([]Document, error) {
+	s.mu.Lock()
+	s.listings++
+	s.mu.Unlock()
+	return s.MemStore.Documents(ctx)
+}
+
+// unversioned hides MemStore's Version: a Store that cannot say whether it
+// changed since the snapshot.
+type unversioned struct{ Store }
 
 func (s *countingStore) Chunks(ctx context.Context, id string) ([]Chunk, error) {
 	s.mu.Lock()
@@ -305,6 +317,66 @@ func TestKB_ReloadUsesTheSavedIndex(t *testing.T) {
 		if got[i].Score != want[i].Score || got[i].Text != want[i].Text {
 			t.Errorf("hit %d differs after reload: %+v vs %+v", i, got[i], want[i])
 		}
+	}
+}
+
+func TestKB_ReloadTakesTheDocumentListFromTheSnapshotOnlyWhileTheStoreIsUnchanged(t *testing.T) {
+	store := &countingStore{MemStore: NewMemStore()}
+	kb := newKB(t, Config{Store: store})
+	docs := mustAdd(t, kb, corpus...)
+	if err := kb.Delete(ctx, docs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	kb.Close()
+	want := len(corpus) - 1
+
+	// reload opens the store again; the counts are of the opening alone
+	// (a search reads chunk text too).
+	reload := func(st Store) *KB {
+		t.Helper()
+		store.listings, store.chunkReads = 0, 0
+		kb := newKB(t, Config{Store: st})
+		listings, chunkReads := store.listings, store.chunkReads
+		defer func() { store.listings, store.chunkReads = listings, chunkReads }()
+		if n := len(kb.Documents()); n != want {
+			t.Fatalf("%d documents after reload, want %d", n, want)
+		}
+		if hits := find(t, kb, "delivery warranty receipt"); len(hits) == 0 {
+			t.Fatal("nothing found after reload")
+		}
+		return kb
+	}
+	// Saved after the delete, the snapshot matches the store: no listing.
+	reload(store).Close()
+	if store.listings != 0 || store.chunkReads != 0 {
+		t.Errorf("unchanged store: %d listings, %d chunk reads; want none", store.listings, store.chunkReads)
+	}
+	// A store that cannot tell is always listed.
+	reload(unversioned{store}).Close()
+	if store.listings != 1 {
+		t.Errorf("unversioned store: %d listings, want 1", store.listings)
+	}
+	// A write the snapshot missed (its save failed) changes the version.
+	extra := Input{Title: "Late", Source: "late.txt", Text: "A late document about parcel lockers."}
+	kb = newKB(t, Config{Store: store})
+	store.FailWith(func(op string) error {
+		if op == "index" {
+			return errors.New("disk full")
+		}
+		return nil
+	})
+	if _, err := kb.Add(ctx, extra); err == nil {
+		t.Fatal("the snapshot save was meant to fail")
+	}
+	store.FailWith(nil)
+	kb.Close()
+	want++
+	again := reload(store)
+	if store.listings != 1 {
+		t.Errorf("store written after the snapshot: %d listings, want 1", store.listings)
+	}
+	if hits := find(t, again, "parcel lockers"); len(hits) != 1 {
+		t.Errorf("the document the snapshot missed: %v", sources(hits))
 	}
 }
 

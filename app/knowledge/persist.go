@@ -24,6 +24,10 @@ type snapshotHeader struct {
 	// Docs maps each document in the index to its chunk count.
 	Docs     map[string]int    `json:"docs"`
 	Segments []snapshotSegment `json:"segments"`
+	// With a Versioned store: the store's version when the snapshot was
+	// taken, and the documents stored then (see Versioned).
+	StoreVersion string     `json:"store_version,omitempty"`
+	Documents    []Document `json:"documents,omitempty"`
 }
 
 type snapshotSegment struct {
@@ -32,8 +36,8 @@ type snapshotSegment struct {
 }
 
 // SaveIndex writes the current index to the store, so the next Load is fast.
-// AddBatch and Import call it; call it after deletions if a fast reload
-// matters (Load repairs a stale snapshot, at some cost).
+// AddBatch, Import and Delete call it; Load repairs a stale snapshot, at
+// some cost.
 func (kb *KB) SaveIndex(ctx context.Context) error {
 	kb.writeMu.Lock()
 	defer kb.writeMu.Unlock()
@@ -44,7 +48,17 @@ func (kb *KB) saveIndexLocked(ctx context.Context) error {
 	if kb.cfg.Store == nil {
 		return errors.New("knowledge: no store to save the index to")
 	}
-	snap, err := kb.encodeSnapshot()
+	// The caller holds writeMu, so no write comes between the version read
+	// here and the documents encodeSnapshot lists.
+	version := ""
+	if vs, ok := kb.cfg.Store.(Versioned); ok {
+		v, err := vs.Version(ctx)
+		if err != nil {
+			return fmt.Errorf("knowledge: read the store's version: %w", err)
+		}
+		version = v
+	}
+	snap, err := kb.encodeSnapshot(version)
 	if err != nil {
 		return err
 	}
@@ -54,11 +68,16 @@ func (kb *KB) saveIndexLocked(ctx context.Context) error {
 	return nil
 }
 
-func (kb *KB) encodeSnapshot() ([]byte, error) {
+// encodeSnapshot encodes the index and, when storeVersion is known, the
+// document list as of that version of the store.
+func (kb *KB) encodeSnapshot(storeVersion string) ([]byte, error) {
 	kb.mu.RLock()
-	h := snapshotHeader{Language: kb.cfg.Language, Docs: make(map[string]int, len(kb.docs))}
+	h := snapshotHeader{Language: kb.cfg.Language, Docs: make(map[string]int, len(kb.docs)), StoreVersion: storeVersion}
 	for id, d := range kb.docs {
 		h.Docs[id] = d.Chunks
+		if storeVersion != "" {
+			h.Documents = append(h.Documents, d)
+		}
 	}
 	segs, err := snapshotSegments(kb.idx)
 	kb.mu.RUnlock()
@@ -122,9 +141,13 @@ func (kb *KB) Load(ctx context.Context) error {
 	if len(kb.Documents()) > 0 {
 		return errors.New("knowledge: Load needs a fresh knowledge base (this one already holds documents)")
 	}
-	docs, err := kb.cfg.Store.Documents(ctx)
-	if err != nil {
-		return fmt.Errorf("knowledge: list stored documents: %w", err)
+	snap, snapErr := kb.readSnapshot(ctx)
+	docs, ok := kb.snapshotDocuments(ctx, snap)
+	if !ok {
+		var err error
+		if docs, err = kb.cfg.Store.Documents(ctx); err != nil {
+			return fmt.Errorf("knowledge: list stored documents: %w", err)
+		}
 	}
 	// Newest version per source wins.
 	newest := map[string]Document{}
@@ -145,7 +168,7 @@ func (kb *KB) Load(ctx context.Context) error {
 		}
 	}
 
-	indexed, loadErr := kb.loadSnapshot(ctx)
+	indexed, loadErr := kb.loadSnapshot(snap, snapErr)
 	kb.mu.Lock()
 	for _, d := range newest {
 		kb.nchunks += d.Chunks
@@ -200,21 +223,52 @@ func (kb *KB) Load(ctx context.Context) error {
 	return nil
 }
 
-// loadSnapshot adopts the saved segments and returns which documents (with
-// their chunk counts) the index now holds in full. A missing or unusable
-// snapshot is not fatal: everything is then indexed from text.
-func (kb *KB) loadSnapshot(ctx context.Context) (map[string]int, error) {
-	snap, err := kb.cfg.Store.Index(ctx)
-	if err != nil || snap == nil {
-		return map[string]int{}, err
+// savedSnapshot is the store's index snapshot, its header decoded.
+type savedSnapshot struct {
+	header snapshotHeader
+	data   []byte // the segments
+}
+
+// readSnapshot reads and decodes the store's snapshot: nil, nil if there is
+// none; an error if it cannot be read or used.
+func (kb *KB) readSnapshot(ctx context.Context) (*savedSnapshot, error) {
+	raw, err := kb.cfg.Store.Index(ctx)
+	if err != nil || raw == nil {
+		return nil, err
 	}
-	h, data, err := decodeSnapshotHeader(snap)
+	h, data, err := decodeSnapshotHeader(raw)
 	if err == nil && h.Language != kb.cfg.Language {
 		err = fmt.Errorf("knowledge: saved index is for language %q, not %q", h.Language, kb.cfg.Language)
 	}
 	if err != nil {
+		return nil, err
+	}
+	return &savedSnapshot{header: h, data: data}, nil
+}
+
+// snapshotDocuments returns the document list saved with snap when the
+// store has not been written since (see Versioned).
+func (kb *KB) snapshotDocuments(ctx context.Context, snap *savedSnapshot) ([]Document, bool) {
+	vs, ok := kb.cfg.Store.(Versioned)
+	if !ok || snap == nil || snap.header.StoreVersion == "" || snap.header.Documents == nil {
+		return nil, false
+	}
+	v, err := vs.Version(ctx)
+	if err != nil || v != snap.header.StoreVersion {
+		return nil, false
+	}
+	return snap.header.Documents, true
+}
+
+// loadSnapshot adopts the saved segments and returns which documents (with
+// their chunk counts) the index now holds in full. A missing or unusable
+// snapshot is not fatal: everything is then indexed from text; its error
+// is returned to say so.
+func (kb *KB) loadSnapshot(snap *savedSnapshot, err error) (map[string]int, error) {
+	if err != nil || snap == nil {
 		return map[string]int{}, err
 	}
+	h, data := snap.header, snap.data
 	var deleted []string
 	for _, s := range h.Segments {
 		if s.Size > len(data) {

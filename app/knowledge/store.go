@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"sort"
+	"strconv"
 	"sync"
 )
 
@@ -32,14 +33,34 @@ type Store interface {
 	Index(ctx context.Context) ([]byte, error)
 }
 
+// Versioned is a Store that gives every Put and Delete a new version,
+// written in the same transaction. A snapshot saved at version v lists
+// exactly the documents stored at v, so Load can take the document list
+// from the snapshot instead of reading every document record — in the
+// browser that was most of a reload.
+type Versioned interface {
+	Store
+	// Version identifies the stored documents' state: it changes with every
+	// Put and Delete, and only then. "" means not known yet.
+	Version(ctx context.Context) (string, error)
+}
+
 // MemStore is a Store in memory, for tests and for throwaway knowledge bases.
 // It copies what it is given, so callers cannot change stored data behind
 // its back.
 type MemStore struct {
-	mu    sync.Mutex
-	docs  map[string]Record
-	index []byte
-	hook  func(op string) error
+	mu      sync.Mutex
+	docs    map[string]Record
+	index   []byte
+	hook    func(op string) error
+	version int
+}
+
+// Version implements Versioned: a count of the writes.
+func (s *MemStore) Version(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strconv.Itoa(s.version), nil
 }
 
 // NewMemStore returns an empty MemStore.
@@ -74,6 +95,7 @@ func (s *MemStore) Put(ctx context.Context, recs []Record) error {
 	for _, r := range recs {
 		s.docs[r.Document.ID] = Record{Document: r.Document, Chunks: append([]Chunk(nil), r.Chunks...)}
 	}
+	s.version++
 	return nil
 }
 
@@ -90,6 +112,7 @@ func (s *MemStore) Delete(ctx context.Context, ids ...string) error {
 	for _, id := range ids {
 		delete(s.docs, id)
 	}
+	s.version++
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"syscall/js"
 
 	"tinyrag/app/knowledge"
@@ -32,6 +34,7 @@ const (
 	storeChunks = "chunks"
 	storeMeta   = "meta"
 	keyIndex    = "index"
+	keyVersion  = "version"
 )
 
 // OpenIndexedDB opens (creating or upgrading) the database name.
@@ -207,7 +210,8 @@ func (s *IndexedDB) Put(ctx context.Context, recs []knowledge.Record) error {
 			chunks.Call("put", e.chunks, e.id)
 			docs.Call("put", e.doc, e.id)
 		}
-	}, storeDocs, storeChunks)
+		newVersion(tx)
+	}, storeDocs, storeChunks, storeMeta)
 	if err != nil {
 		return fmt.Errorf("storage: store %d documents: %w", len(recs), err)
 	}
@@ -222,11 +226,34 @@ func (s *IndexedDB) Delete(ctx context.Context, ids ...string) error {
 			docs.Call("delete", id)
 			chunks.Call("delete", id)
 		}
-	}, storeDocs, storeChunks)
+		newVersion(tx)
+	}, storeDocs, storeChunks, storeMeta)
 	if err != nil {
 		return fmt.Errorf("storage: delete %d documents: %w", len(ids), err)
 	}
 	return nil
+}
+
+// newVersion stamps the documents' state in a write transaction: a random
+// token, so no read is needed inside the transaction (see Version).
+func newVersion(tx js.Value) {
+	tx.Call("objectStore", storeMeta).Call("put", strconv.FormatUint(rand.Uint64(), 36), keyVersion)
+}
+
+// Version implements knowledge.Versioned: the token the last Put or Delete
+// wrote, "" for a database written before versions existed.
+func (s *IndexedDB) Version(ctx context.Context) (string, error) {
+	var req js.Value
+	err := s.do(ctx, "readonly", func(tx js.Value) {
+		req = tx.Call("objectStore", storeMeta).Call("get", keyVersion)
+	}, storeMeta)
+	if err != nil {
+		return "", fmt.Errorf("storage: read the documents' version: %w", err)
+	}
+	if v := req.Get("result"); v.Type() == js.TypeString {
+		return v.String(), nil
+	}
+	return "", nil
 }
 
 // Documents implements knowledge.Store.

@@ -68,6 +68,42 @@ func testStore(t *testing.T, s knowledge.Store) {
 			t.Fatalf("chunks of deleted document: %v", err)
 		}
 	})
+	t.Run("a version changes with every document write and only then", func(t *testing.T) {
+		vs, ok := s.(knowledge.Versioned)
+		if !ok {
+			t.Skip("this store keeps no version")
+		}
+		version := func() string {
+			t.Helper()
+			v, err := vs.Version(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		seen := map[string]bool{}
+		for _, write := range []func() error{
+			func() error { return s.Put(ctx, []knowledge.Record{record("v", 1)}) },
+			func() error { return s.Put(ctx, []knowledge.Record{record("v", 2)}) },
+			func() error { return s.Delete(ctx, "v") },
+		} {
+			if err := write(); err != nil {
+				t.Fatal(err)
+			}
+			v := version()
+			if v == "" || seen[v] {
+				t.Fatalf("version %q after a write, seen before: %v", v, seen[v])
+			}
+			seen[v] = true
+			if err := s.PutIndex(ctx, []byte("snapshot")); err != nil {
+				t.Fatal(err)
+			}
+			s.Documents(ctx)
+			if again := version(); again != v {
+				t.Fatalf("version moved from %q to %q without a document write", v, again)
+			}
+		}
+	})
 	t.Run("index snapshot", func(t *testing.T) {
 		snap := []byte("tinyrag-index\n\x00\x01binary\xff")
 		if err := s.PutIndex(ctx, snap); err != nil {
@@ -162,4 +198,10 @@ func TestQuota_NoSpaceIsErrQuota(t *testing.T) {
 	if err := quota(os.ErrPermission); errors.Is(err, ErrQuota) {
 		t.Fatalf("permission error became ErrQuota")
 	}
+}
+
+// The in-memory store the tests and throwaway knowledge bases use keeps the
+// same contract, versions included.
+func TestMemStore_KeepsTheStoreContract(t *testing.T) {
+	testStore(t, knowledge.NewMemStore())
 }

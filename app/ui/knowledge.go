@@ -234,10 +234,8 @@ func (s *Shell) renderDoc(d knowledge.Document) app.UI {
 			OnClick(func(ctx app.Context, e app.Event) {
 				rt := s.rt
 				s.ctx.Async(func() {
+					// Delete saves the index snapshot too.
 					err := rt.KB.Delete(context.Background(), id)
-					if err == nil {
-						err = rt.KB.SaveIndex(context.Background())
-					}
 					s.ctx.Dispatch(func(app.Context) {
 						if err != nil {
 							s.kn.errText = err.Error()

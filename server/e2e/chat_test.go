@@ -437,3 +437,26 @@ func TestKnowledge_URLOfAPDFIsImportedThroughTheProxy(t *testing.T) {
 	b.do(t, 10*time.Second, "search it", chromedp.Click(chromedp.ID("kb-search")), chromedp.SendKeys(chromedp.ID("kb-search"), "hand-written"))
 	waitJS(t, b, 10*time.Second, "a hit from the PDF's text", `document.querySelector("#kb-hits mark")`)
 }
+
+func TestKnowledge_DeletedSourceStaysDeletedAfterReload(t *testing.T) {
+	llm := newScriptedLLM(t, appScripts())
+	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, srv.URL+"/")
+	importZebra(t, b)
+	titles := `[...document.querySelectorAll("#doc-list .doc-title")].map(e => e.textContent).join("|")`
+	// A second document, pasted, which must survive.
+	b.do(t, 5*time.Second, "open paste", chromedp.Click(chromedp.CSS("#panel-knowledge details summary")))
+	eval[bool](t, b, `(() => { for (const [id, v] of [["paste-title", "Owls"], ["paste-text", "Owls hunt at night in silence."]]) { const el = document.getElementById(id); el.value = v; el.dispatchEvent(new Event("input", {bubbles: true})); } return true; })()`)
+	b.do(t, 5*time.Second, "add it", chromedp.Click(chromedp.ID("paste-add")))
+	waitJS(t, b, 10*time.Second, "both listed", titles+`.split("|").length === 2`)
+
+	b.do(t, 5*time.Second, "delete the zebra document", chromedp.Click(chromedp.CSS(`#doc-list .doc button.danger[aria-label*="Zebra"]`)))
+	waitJS(t, b, 10*time.Second, "only owls listed", titles+` === "Owls"`)
+
+	openApp(t, b, srv.URL+"/")
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
+	waitJS(t, b, 10*time.Second, "still only owls after reload", titles+` === "Owls"`)
+	b.do(t, 10*time.Second, "search the deleted text", chromedp.Click(chromedp.ID("kb-search")), chromedp.SendKeys(chromedp.ID("kb-search"), "Serengeti zebras"))
+	waitJS(t, b, 10*time.Second, "no hit from the deleted document", `!!document.querySelector("#panel-knowledge .empty-hint") && !document.querySelector("#kb-hits")`)
+}
