@@ -378,6 +378,12 @@ func TestKB_ReloadTakesTheDocumentListFromTheSnapshotOnlyWhileTheStoreIsUnchange
 	if hits := find(t, again, "parcel lockers"); len(hits) != 1 {
 		t.Errorf("the document the snapshot missed: %v", sources(hits))
 	}
+	// That load saved a snapshot with the list again: the next is fast.
+	again.Close()
+	reload(store).Close()
+	if store.listings != 0 {
+		t.Errorf("after the repairing load: %d listings, want none", store.listings)
+	}
 }
 
 func TestKB_ReloadRepairsAStaleSavedIndex(t *testing.T) {

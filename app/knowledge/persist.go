@@ -142,8 +142,8 @@ func (kb *KB) Load(ctx context.Context) error {
 		return errors.New("knowledge: Load needs a fresh knowledge base (this one already holds documents)")
 	}
 	snap, snapErr := kb.readSnapshot(ctx)
-	docs, ok := kb.snapshotDocuments(ctx, snap)
-	if !ok {
+	docs, listed := kb.snapshotDocuments(ctx, snap)
+	if !listed {
 		var err error
 		if docs, err = kb.cfg.Store.Documents(ctx); err != nil {
 			return fmt.Errorf("knowledge: list stored documents: %w", err)
@@ -215,7 +215,11 @@ func (kb *KB) Load(ctx context.Context) error {
 			return err
 		}
 	}
-	if loadErr != nil || len(missing) > 0 || len(indexed) != len(kb.docs) {
+	// A snapshot that did not give the document list (written before the
+	// store's last write, or before versions) is saved again, so the next
+	// load can take the list from it.
+	_, versioned := kb.cfg.Store.(Versioned)
+	if loadErr != nil || len(missing) > 0 || len(indexed) != len(kb.docs) || (versioned && !listed) {
 		if err := kb.saveIndexLocked(ctx); err != nil {
 			return err
 		}
