@@ -386,6 +386,34 @@ func TestKB_ReloadTakesTheDocumentListFromTheSnapshotOnlyWhileTheStoreIsUnchange
 	}
 }
 
+func TestKB_ReloadWithAFullDiskStillLoadsEverything(t *testing.T) {
+	store := NewMemStore()
+	kb := newKB(t, Config{Store: store})
+	mustAdd(t, kb, corpus...)
+	kb.Close()
+	// The snapshot is unusable and cannot be written again.
+	if err := store.PutIndex(ctx, []byte("garbage")); err != nil {
+		t.Fatal(err)
+	}
+	store.FailWith(func(op string) error {
+		if op == "index" {
+			return errors.New("quota exceeded")
+		}
+		return nil
+	})
+	again, err := Open(ctx, Config{Store: store})
+	if err != nil {
+		t.Fatalf("Open with a full disk: %v", err)
+	}
+	defer again.Close()
+	if n := len(again.Documents()); n != len(corpus) {
+		t.Errorf("%d documents, want %d", n, len(corpus))
+	}
+	if hits := find(t, again, "delivery warranty receipt"); len(hits) == 0 {
+		t.Error("nothing found")
+	}
+}
+
 func TestKB_ReloadRepairsAStaleSavedIndex(t *testing.T) {
 	store := NewMemStore()
 	kb := newKB(t, Config{Store: store})

@@ -220,9 +220,11 @@ func (kb *KB) Load(ctx context.Context) error {
 	// load can take the list from it.
 	_, versioned := kb.cfg.Store.(Versioned)
 	if loadErr != nil || len(missing) > 0 || len(indexed) != len(kb.docs) || (versioned && !listed) {
-		if err := kb.saveIndexLocked(ctx); err != nil {
-			return err
-		}
+		// Everything is loaded and stored; the snapshot only speeds up the
+		// next load. A full disk must not make this load fail (the app
+		// would fall back to an empty knowledge base): the next import
+		// reports it.
+		_ = kb.saveIndexLocked(ctx)
 	}
 	return nil
 }
