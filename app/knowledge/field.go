@@ -43,8 +43,12 @@ func (f *analyzedField) Size() int                           { return 64 + len(f
 func (f *analyzedField) EncodedFieldType() byte              { return 't' }
 func (f *analyzedField) AnalyzedLength() int                 { return f.length }
 
+// Terms implements flatseg.TermLister: the analysis as the segment builder
+// takes it, terms with the analyzer cache's ids.
+func (f *analyzedField) Terms() (int, []flatseg.Term) { return f.length, f.terms }
+
 // AnalyzedTokenFrequencies implements document.Field. The segment builder
-// reads the terms directly (segmentPlugin); this map is for anyone else.
+// reads Terms instead; this map is for anyone else.
 func (f *analyzedField) AnalyzedTokenFrequencies() index.TokenFrequencies {
 	out := make(index.TokenFrequencies, len(f.terms))
 	for _, t := range f.terms {

@@ -58,8 +58,7 @@ func (p *segmentPlugin) New(results []index.Document) (segment.Segment, uint64, 
 
 // NewUsing implements scorch.SegmentPlugin: it builds a segment from
 // analysed documents. The knowledge base's own fields hand over their
-// terms with cache ids; any other field is read through the map bleve's
-// Field interface gives.
+// terms with cache ids (flatseg.TermLister).
 func (p *segmentPlugin) NewUsing(results []index.Document, _ map[string]interface{}) (segment.Segment, uint64, error) {
 	if len(results) == 1 && strings.HasPrefix(results[0].ID(), markerPrefix) {
 		seg, ok := pendingSegments.LoadAndDelete(results[0].ID())
@@ -70,22 +69,7 @@ func (p *segmentPlugin) NewUsing(results []index.Document, _ map[string]interfac
 	}
 	b := flatseg.NewBuilder()
 	for _, doc := range results {
-		b.AddDocument(doc.ID())
-		doc.VisitFields(func(f index.Field) {
-			if !f.Options().IsIndexed() {
-				return
-			}
-			if af, ok := f.(*analyzedField); ok {
-				b.AddField(af.name, af.length, af.terms)
-				return
-			}
-			tfs := f.AnalyzedTokenFrequencies()
-			terms := make([]flatseg.Term, 0, len(tfs))
-			for k, tf := range tfs {
-				terms = append(terms, flatseg.Term{Key: k, ID: -1, Freq: uint32(tf.Frequency())})
-			}
-			b.AddField(f.Name(), f.AnalyzedLength(), terms)
-		})
+		b.AddIndexDocument(doc)
 	}
 	seg, err := b.Build()
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	index "github.com/blevesearch/bleve_index_api"
 )
 
 // Term is one distinct term of an analysed field and how often it occurs.
@@ -70,6 +72,38 @@ func (b *Builder) AddField(name string, length int, terms []Term) {
 		return
 	}
 	b.fields[i] = append(b.fields[i], fieldDoc{doc: doc, length: uint32(length), terms: terms})
+}
+
+// TermLister is a bleve field that can hand over its analysis as Terms
+// with ids, sparing the Builder the TokenFrequencies map (knowledge's own
+// field type does).
+type TermLister interface {
+	index.Field
+	Terms() (length int, terms []Term)
+}
+
+// AddIndexDocument adds an analysed bleve document: its id and its indexed
+// fields, read through TermLister where a field offers it and through
+// AnalyzedTokenFrequencies (terms without ids) otherwise. Scorch's own
+// _id field is skipped; the id is indexed from the document's ID.
+func (b *Builder) AddIndexDocument(doc index.Document) {
+	b.AddDocument(doc.ID())
+	doc.VisitFields(func(f index.Field) {
+		if !f.Options().IsIndexed() {
+			return
+		}
+		if tl, ok := f.(TermLister); ok {
+			length, terms := tl.Terms()
+			b.AddField(f.Name(), length, terms)
+			return
+		}
+		tfs := f.AnalyzedTokenFrequencies()
+		terms := make([]Term, 0, len(tfs))
+		for k, tf := range tfs {
+			terms = append(terms, Term{Key: k, ID: -1, Freq: uint32(tf.Frequency())})
+		}
+		b.AddField(f.Name(), f.AnalyzedLength(), terms)
+	})
 }
 
 // mergeTerms adds the frequencies of b's terms to a's, in a new slice.

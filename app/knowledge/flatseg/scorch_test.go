@@ -31,7 +31,8 @@ const (
 )
 
 // testPlugin builds flat segments from analysed bleve documents, reading
-// every field through bleve's Field interface with ids left to the key.
+// every field through bleve's Field interface (no ids: bleve's own fields
+// are no TermListers).
 type testPlugin struct{}
 
 func init() { scorch.RegisterSegmentPlugin(testPlugin{}, false) }
@@ -48,18 +49,7 @@ func (p testPlugin) New(docs []index.Document) (segment.Segment, uint64, error) 
 func (testPlugin) NewUsing(docs []index.Document, _ map[string]interface{}) (segment.Segment, uint64, error) {
 	b := flatseg.NewBuilder()
 	for _, d := range docs {
-		b.AddDocument(d.ID())
-		d.VisitFields(func(f index.Field) {
-			if f.Name() == flatseg.IDField || !f.Options().IsIndexed() {
-				return
-			}
-			tfs := f.AnalyzedTokenFrequencies()
-			terms := make([]flatseg.Term, 0, len(tfs))
-			for key, tf := range tfs {
-				terms = append(terms, flatseg.Term{Key: key, ID: -1, Freq: uint32(tf.Frequency())})
-			}
-			b.AddField(f.Name(), f.AnalyzedLength(), terms)
-		})
+		b.AddIndexDocument(d)
 	}
 	s, err := b.Build()
 	if err != nil {
@@ -566,5 +556,46 @@ func TestScorch_AnswersAsItDoesWithZap(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// lister is a bleve text field that also hands over its terms, as the
+// knowledge base's field type does.
+type lister struct {
+	*document.TextField
+	length int
+	terms  []flatseg.Term
+}
+
+func (l lister) Terms() (int, []flatseg.Term) { return l.length, l.terms }
+
+func TestBuilder_AddIndexDocument_ReadsTermListersAndPlainFieldsAlike(t *testing.T) {
+	doc := document.NewDocument("d1")
+	doc.AddField(lister{
+		TextField: document.NewTextFieldCustom("title", nil, []byte("ignored"), index.IndexField, analyzer),
+		length:    3, terms: []flatseg.Term{{Key: "otter", ID: 4, Freq: 2}, {Key: "stone", ID: 9, Freq: 1}},
+	})
+	doc.AddField(document.NewTextFieldCustom("body", nil, []byte("Otters keep a stone"), index.IndexField, analyzer))
+	doc.AddField(document.NewTextFieldCustom("stored", nil, []byte("not indexed"), index.StoreField, analyzer))
+	doc.AddIDField()
+	doc.VisitFields(func(f index.Field) { f.Analyze() })
+
+	b := flatseg.NewBuilder()
+	b.AddIndexDocument(doc)
+	got, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fields := got.Fields(); !slices.Equal(fields, []string{"_id", "body", "title"}) {
+		t.Errorf("fields %q, want _id, body and title (the stored-only field is not indexed)", fields)
+	}
+	for _, tc := range []struct {
+		field, term string
+		freq, len   uint32
+	}{{"title", "otter", 2, 3}, {"title", "stone", 1, 3}, {"body", "otters", 1, 4}, {"body", "stone", 1, 4}} {
+		docs, freqs, lens := got.Postings(tc.field, tc.term)
+		if !slices.Equal(docs, []uint32{0}) || !slices.Equal(freqs, []uint32{tc.freq}) || lens[0] != tc.len {
+			t.Errorf("%s:%s = %v %v %v, want [0] [%d] length %d", tc.field, tc.term, docs, freqs, lens, tc.freq, tc.len)
+		}
 	}
 }
