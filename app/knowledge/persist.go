@@ -15,19 +15,18 @@ import (
 // rebuilt from text instead of being misread.
 const (
 	snapshotMagic   = "tinyrag-index\n"
-	snapshotVersion = 2
+	snapshotVersion = 3
 )
 
 // snapshotHeader describes a saved index.
 type snapshotHeader struct {
 	Language string `json:"language"`
-	// Docs maps each document in the index to its chunk count.
-	Docs     map[string]int    `json:"docs"`
-	Segments []snapshotSegment `json:"segments"`
-	// With a Versioned store: the store's version when the snapshot was
-	// taken, and the documents stored then (see Versioned).
-	StoreVersion string     `json:"store_version,omitempty"`
-	Documents    []Document `json:"documents,omitempty"`
+	// Documents are the documents in the index (with their chunk counts).
+	Documents []Document        `json:"documents"`
+	Segments  []snapshotSegment `json:"segments"`
+	// StoreVersion is a Versioned store's version when the snapshot was
+	// taken: while it still holds, Documents are the stored documents too.
+	StoreVersion string `json:"store_version,omitempty"`
 }
 
 type snapshotSegment struct {
@@ -68,16 +67,13 @@ func (kb *KB) saveIndexLocked(ctx context.Context) error {
 	return nil
 }
 
-// encodeSnapshot encodes the index and, when storeVersion is known, the
-// document list as of that version of the store.
+// encodeSnapshot encodes the index and its documents, stamped with the
+// store's version ("" if unknown).
 func (kb *KB) encodeSnapshot(storeVersion string) ([]byte, error) {
 	kb.mu.RLock()
-	h := snapshotHeader{Language: kb.cfg.Language, Docs: make(map[string]int, len(kb.docs)), StoreVersion: storeVersion}
-	for id, d := range kb.docs {
-		h.Docs[id] = d.Chunks
-		if storeVersion != "" {
-			h.Documents = append(h.Documents, d)
-		}
+	h := snapshotHeader{Language: kb.cfg.Language, Documents: make([]Document, 0, len(kb.docs)), StoreVersion: storeVersion}
+	for _, d := range kb.docs {
+		h.Documents = append(h.Documents, d)
 	}
 	segs, err := snapshotSegments(kb.idx)
 	kb.mu.RUnlock()
@@ -256,7 +252,7 @@ func (kb *KB) readSnapshot(ctx context.Context) (*savedSnapshot, error) {
 // store has not been written since (see Versioned).
 func (kb *KB) snapshotDocuments(ctx context.Context, snap *savedSnapshot) ([]Document, bool) {
 	vs, ok := kb.cfg.Store.(Versioned)
-	if !ok || snap == nil || snap.header.StoreVersion == "" || snap.header.Documents == nil {
+	if !ok || snap == nil || snap.header.StoreVersion == "" {
 		return nil, false
 	}
 	v, err := vs.Version(ctx)
@@ -305,7 +301,10 @@ func (kb *KB) loadSnapshot(snap *savedSnapshot, err error) (map[string]int, erro
 		old.Close()
 		return map[string]int{}, err
 	}
-	indexed := h.Docs
+	indexed := make(map[string]int, len(h.Documents))
+	for _, d := range h.Documents {
+		indexed[d.ID] = d.Chunks
+	}
 	if len(deleted) > 0 {
 		// Deleting by id also hits a live copy of the same id in a later
 		// segment (a document deleted and then imported again): such
