@@ -40,35 +40,15 @@ const maxRawReply = 17 << 20
 
 // FetchRaw implements RawFetcher through /api/fetch?raw=1.
 func (p ProxyFetcher) FetchRaw(ctx context.Context, rawURL string) (Raw, error) {
-	c := p.Client
-	if c == nil {
-		c = http.DefaultClient
-	}
-	fail := func(err error) (Raw, error) { return Raw{}, fmt.Errorf("fetching %s: %w", rawURL, err) }
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.Base+"/api/fetch?raw=1&url="+url.QueryEscape(rawURL), nil)
+	h, body, err := proxyDo(ctx, p.Client, p.Base+"/api/fetch?raw=1&url="+url.QueryEscape(rawURL), "*/*", maxRawReply)
 	if err != nil {
-		return fail(err)
+		return Raw{}, fmt.Errorf("fetching %s: %w", rawURL, err)
 	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return fail(fmt.Errorf("tinyRAG server unreachable: %w", err))
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRawReply+1))
-	if err != nil {
-		return fail(fmt.Errorf("reading server reply: %w", err))
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fail(replyError(resp.StatusCode, body))
-	}
-	if len(body) > maxRawReply {
-		return fail(fmt.Errorf("larger than %d MiB: %w", maxRawReply>>20, ErrTooLarge))
-	}
-	final := resp.Header.Get("X-Tinyrag-Url")
+	final := h.Get("X-Tinyrag-Url")
 	if final == "" {
 		final = rawURL
 	}
-	return Raw{URL: final, ContentType: resp.Header.Get("X-Tinyrag-Content-Type"), Body: body}, nil
+	return Raw{URL: final, ContentType: h.Get("X-Tinyrag-Content-Type"), Body: body}, nil
 }
 
 // ProxySearcher searches through the tinyRAG server's /api/search.
@@ -95,30 +75,44 @@ func (p ProxySearcher) Search(ctx context.Context, query string, n int) ([]Hit, 
 // proxyGet GETs a tinyRAG /api URL and decodes its JSON reply, turning the
 // server's {"error":…} replies into Go errors.
 func proxyGet(ctx context.Context, c *http.Client, u string, out any) error {
-	if c == nil {
-		c = http.DefaultClient
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	_, body, err := proxyDo(ctx, c, u, "application/json", maxProxyReply)
 	if err != nil {
 		return err
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.Do(req)
-	if err != nil {
-		return fmt.Errorf("tinyRAG server unreachable: %w", err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxProxyReply))
-	if err != nil {
-		return fmt.Errorf("reading server reply: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return replyError(resp.StatusCode, body)
 	}
 	if err := json.Unmarshal(body, out); err != nil {
 		return fmt.Errorf("server reply is not the expected JSON: %w", err)
 	}
 	return nil
+}
+
+// proxyDo GETs a tinyRAG /api URL and returns the headers and body of a 200
+// reply, at most max bytes of it (more is ErrTooLarge); any other status
+// becomes the server's error.
+func proxyDo(ctx context.Context, c *http.Client, u, accept string, max int64) (http.Header, []byte, error) {
+	if c == nil {
+		c = http.DefaultClient
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header.Set("Accept", accept)
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tinyRAG server unreachable: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading server reply: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, nil, replyError(resp.StatusCode, body)
+	}
+	if int64(len(body)) > max {
+		return nil, nil, fmt.Errorf("server reply larger than %d MiB: %w", max>>20, ErrTooLarge)
+	}
+	return resp.Header, body, nil
 }
 
 // replyError turns a non-200 reply of the tinyRAG server, normally
