@@ -161,26 +161,23 @@ func (r *WorkerRunner) Run(ctx context.Context, src string) (Output, error) {
 			}
 			return out, nil
 		case err := <-w.failed:
-			out := w.partial(id)
-			r.discard()
-			out.Error = err.Error()
-			return out, err
+			return r.stopped(w, id, err)
 		case <-timer.C:
-			// What the program printed before it was stopped is kept: often
-			// it says how far a runaway loop got.
-			out := w.partial(id)
-			r.discard()
-			err := fmt.Errorf("nanogo: the program did not finish within %s; its worker was terminated: %w", timeout, ErrTimeout)
-			out.Error, out.TimedOut = err.Error(), true
-			return out, err
+			return r.stopped(w, id, fmt.Errorf("nanogo: the program did not finish within %s; its worker was terminated: %w", timeout, ErrTimeout))
 		case <-ctx.Done():
-			out := w.partial(id)
-			r.discard()
-			err := fmt.Errorf("nanogo: the run was abandoned: %w", context.Cause(ctx))
-			out.Error = err.Error()
-			return out, err
+			return r.stopped(w, id, fmt.Errorf("nanogo: the run was abandoned: %w", context.Cause(ctx)))
 		}
 	}
+}
+
+// stopped ends run id, whose worker crashed, overran or was given up on:
+// the worker is terminated, and what the program printed until then is
+// kept — often it says how far a runaway loop got.
+func (r *WorkerRunner) stopped(w *worker, id int, err error) (Output, error) {
+	out := w.partial(id)
+	r.discard()
+	out.Error, out.TimedOut = err.Error(), errors.Is(err, ErrTimeout)
+	return out, err
 }
 
 // start returns the live worker, creating one and waiting until its wasm
