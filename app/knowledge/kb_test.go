@@ -330,31 +330,33 @@ func TestKB_ReloadTakesTheDocumentListFromTheSnapshotOnlyWhileTheStoreIsUnchange
 	kb.Close()
 	want := len(corpus) - 1
 
-	// reload opens the store again; the counts are of the opening alone
-	// (a search reads chunk text too).
-	reload := func(st Store) *KB {
+	// reload opens the store again and says how often the opening listed
+	// the documents and read chunks (before any search, which reads chunk
+	// text too).
+	reload := func(st Store) (kb *KB, listings, chunkReads int) {
 		t.Helper()
 		store.listings, store.chunkReads = 0, 0
-		kb := newKB(t, Config{Store: st})
-		listings, chunkReads := store.listings, store.chunkReads
-		defer func() { store.listings, store.chunkReads = listings, chunkReads }()
+		kb = newKB(t, Config{Store: st})
+		listings, chunkReads = store.listings, store.chunkReads
 		if n := len(kb.Documents()); n != want {
 			t.Fatalf("%d documents after reload, want %d", n, want)
 		}
 		if hits := find(t, kb, "delivery warranty receipt"); len(hits) == 0 {
 			t.Fatal("nothing found after reload")
 		}
-		return kb
+		return kb, listings, chunkReads
 	}
 	// Saved after the delete, the snapshot matches the store: no listing.
-	reload(store).Close()
-	if store.listings != 0 || store.chunkReads != 0 {
-		t.Errorf("unchanged store: %d listings, %d chunk reads; want none", store.listings, store.chunkReads)
+	again, listings, chunkReads := reload(store)
+	again.Close()
+	if listings != 0 || chunkReads != 0 {
+		t.Errorf("unchanged store: %d listings, %d chunk reads; want none", listings, chunkReads)
 	}
 	// A store that cannot tell is always listed.
-	reload(unversioned{store}).Close()
-	if store.listings != 1 {
-		t.Errorf("unversioned store: %d listings, want 1", store.listings)
+	again, listings, _ = reload(unversioned{store})
+	again.Close()
+	if listings != 1 {
+		t.Errorf("unversioned store: %d listings, want 1", listings)
 	}
 	// A write the snapshot missed (its save failed) changes the version.
 	extra := Input{Title: "Late", Source: "late.txt", Text: "A late document about parcel lockers."}
@@ -371,18 +373,19 @@ func TestKB_ReloadTakesTheDocumentListFromTheSnapshotOnlyWhileTheStoreIsUnchange
 	store.FailWith(nil)
 	kb.Close()
 	want++
-	again := reload(store)
-	if store.listings != 1 {
-		t.Errorf("store written after the snapshot: %d listings, want 1", store.listings)
+	again, listings, _ = reload(store)
+	if listings != 1 {
+		t.Errorf("store written after the snapshot: %d listings, want 1", listings)
 	}
 	if hits := find(t, again, "parcel lockers"); len(hits) != 1 {
 		t.Errorf("the document the snapshot missed: %v", sources(hits))
 	}
 	// That load saved a snapshot with the list again: the next is fast.
 	again.Close()
-	reload(store).Close()
-	if store.listings != 0 {
-		t.Errorf("after the repairing load: %d listings, want none", store.listings)
+	again, listings, _ = reload(store)
+	again.Close()
+	if listings != 0 {
+		t.Errorf("after the repairing load: %d listings, want none", listings)
 	}
 }
 
