@@ -129,3 +129,14 @@ func setSelect(t *testing.T, b *browser, id, value string) {
 	t.Helper()
 	eval[bool](t, b, fmt.Sprintf(`(() => { const el = document.getElementById(%q); el.value = %q; el.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, id, value))
 }
+
+// scriptedApp is most tests' set-up: the scripted model, a tinyrag serve
+// proxying to it (with extraArgs) and a 1280×800 browser on the app, ready.
+func scriptedApp(t *testing.T, extraArgs ...string) (*browser, *server, *scriptedLLM) {
+	t.Helper()
+	llm := newScriptedLLM(t, appScripts())
+	srv := startServer(t, append([]string{"--llm-url", llm.BaseURL(), "--llm-probe=false"}, extraArgs...)...)
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, srv.URL+"/")
+	return b, srv, llm
+}

@@ -54,10 +54,7 @@ func TestBenchReload_SciFactKnowledgeBaseIsSearchableAfterReload(t *testing.T) {
 	}
 	f.Close()
 
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, srv, _ := scriptedApp(t)
 	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
 	b.do(t, 5*time.Second, "open backup", chromedp.Click(chromedp.CSS("#kb-backup-section summary")))
 	start := time.Now()

@@ -37,10 +37,7 @@ func TestChat_ToolCardGoesFromRunningToDone(t *testing.T) {
 }
 
 func TestChat_StreamedAnswerWithCalculatorCard(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, llm := scriptedApp(t)
 	if eval[bool](t, b, `!!document.getElementById("llm-banner")`) {
 		t.Fatal("the no-model banner is shown although the model answers")
 	}
@@ -89,10 +86,7 @@ func TestChat_StreamedAnswerWithCalculatorCard(t *testing.T) {
 }
 
 func TestChat_FailingToolShowsErrorAndUnknownToolShowsSkipped(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, _ := scriptedApp(t)
 	tests := []struct {
 		marker, tool, status, badge, detail string
 	}{
@@ -119,10 +113,7 @@ func TestChat_FailingToolShowsErrorAndUnknownToolShowsSkipped(t *testing.T) {
 }
 
 func TestChat_StopMidStreamEndsTheAnswerAndTheRequest(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, llm := scriptedApp(t)
 
 	ask(t, b, "[slow] tell me a long story")
 	waitJS(t, b, 20*time.Second, "streaming began", lastAnswer+`.length > 40`)
@@ -147,10 +138,7 @@ func TestChat_StopMidStreamEndsTheAnswerAndTheRequest(t *testing.T) {
 }
 
 func TestChat_HostileMarkdownIsRenderedInert(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, _ := scriptedApp(t)
 	ask(t, b, "[xss] show me")
 	waitJS(t, b, 15*time.Second, "answer done", `!document.querySelector(".answer.cursor") && `+lastAnswer+`.includes("bold")`)
 	time.Sleep(300 * time.Millisecond)
@@ -172,10 +160,7 @@ func TestChat_HostileMarkdownIsRenderedInert(t *testing.T) {
 }
 
 func TestChat_ThinkingShownApartFromTheAnswer(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, _ := scriptedApp(t)
 	ask(t, b, "[think] hi")
 	waitJS(t, b, 15*time.Second, "answer done", `!document.querySelector(".answer.cursor") && `+lastAnswer+`.includes("Hello there")`)
 	if got := eval[string](t, b, `document.querySelector(".thinking pre").textContent`); got != "The user greets me. I should greet back." {
@@ -202,10 +187,7 @@ func zebraDoc(t *testing.T) string {
 }
 
 func TestKnowledge_ImportFileWithProgressThenAnswerCitesIt(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, _ := scriptedApp(t)
 
 	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
 	eval[bool](t, b, `(() => { window.__sawProgress = false; new MutationObserver(() => { if (document.getElementById("kb-progress")) window.__sawProgress = true; }).observe(document.body, {subtree: true, childList: true}); return true; })()`)
@@ -232,10 +214,7 @@ func TestKnowledge_ImportFileWithProgressThenAnswerCitesIt(t *testing.T) {
 }
 
 func TestReload_KeepsChatsSettingsAndKnowledge(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, srv, _ := scriptedApp(t)
 
 	ask(t, b, "remember this conversation")
 	waitJS(t, b, 15*time.Second, "answer", `!document.querySelector(".answer.cursor") && `+lastAnswer+`.includes("scripted model")`)
@@ -311,10 +290,7 @@ func TestFirstRun_NoModelShowsBannerAndAnswersFromKnowledge(t *testing.T) {
 }
 
 func TestSettings_ThemeAndLanguageSwitch(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, _ := scriptedApp(t)
 	b.do(t, 5*time.Second, "open settings", chromedp.Click(chromedp.ID("open-settings")))
 	waitJS(t, b, 5*time.Second, "models listed", `[...document.querySelectorAll("#set-model option")].some(o => o.value === "scripted-large")`)
 	b.do(t, 5*time.Second, "test connection", chromedp.Click(chromedp.ID("test-conn")))
@@ -339,10 +315,7 @@ func TestSettings_ThemeAndLanguageSwitch(t *testing.T) {
 }
 
 func TestChat_DebugModeShowsRouteAndTelemetry(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, _ := scriptedApp(t)
 	b.do(t, 5*time.Second, "open settings", chromedp.Click(chromedp.ID("open-settings")), chromedp.WaitReady(chromedp.ID("set-debug")))
 	eval[bool](t, b, `(() => { document.getElementById("set-debug").click(); return true; })()`)
 	b.do(t, 5*time.Second, "close settings", chromedp.Click(chromedp.ID("settings-close")))
@@ -361,10 +334,7 @@ func TestChat_DebugModeShowsRouteAndTelemetry(t *testing.T) {
 }
 
 func TestChats_NewRenameSearchDelete(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, srv, _ := scriptedApp(t)
 	for _, q := range []string{"first question about apples", "second question about pears"} {
 		b.do(t, 5*time.Second, "new chat", chromedp.Click(chromedp.ID("new-chat")))
 		ask(t, b, q)
@@ -397,10 +367,7 @@ func TestChats_NewRenameSearchDelete(t *testing.T) {
 }
 
 func TestKnowledge_DroppedFilesAreImported(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, _ := scriptedApp(t)
 	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")), chromedp.WaitReady(chromedp.ID("kb-drop")))
 	// A drop as the browser delivers it: a DataTransfer holding two files.
 	eval[bool](t, b, `(() => {
@@ -425,10 +392,7 @@ func TestKnowledge_URLOfAPDFIsImportedThroughTheProxy(t *testing.T) {
 		w.Write(pdf)
 	}))
 	t.Cleanup(site.Close)
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false", "--fetch-allow-host=127.0.0.1")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, _ := scriptedApp(t, "--fetch-allow-host=127.0.0.1")
 	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")), chromedp.WaitReady(chromedp.ID("kb-url")))
 	eval[bool](t, b, `(() => { const el = document.getElementById("kb-url"); el.value = "`+site.URL+`/paper"; el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
 	b.do(t, 5*time.Second, "add the address", chromedp.Click(chromedp.ID("kb-url-add")))
@@ -439,10 +403,7 @@ func TestKnowledge_URLOfAPDFIsImportedThroughTheProxy(t *testing.T) {
 }
 
 func TestKnowledge_DeletedSourceStaysDeletedAfterReload(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, srv, _ := scriptedApp(t)
 	importZebra(t, b)
 	titles := `[...document.querySelectorAll("#doc-list .doc-title")].map(e => e.textContent).join("|")`
 	// A second document, pasted, which must survive.

@@ -14,10 +14,7 @@ import (
 // reaches the citation and the knowledge tab, Enter opens them, Escape
 // closes the citation dialog and the focus goes back where it was.
 func TestKeyboard_AskCiteAndSwitchPanelsWithoutAMouse(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, _ := scriptedApp(t)
 	importZebra(t, b)
 	// Back to the chat, by keyboard: the Chats tab is focusable and Enter
 	// activates it.

@@ -13,10 +13,7 @@ import (
 // PWA promise: once loaded, the app starts again with no server at all,
 // answering from the browser's own knowledge base.
 func TestOffline_AppStartsFromTheServiceWorkerWhenTheServerIsGone(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, srv, _ := scriptedApp(t)
 	importZebra(t, b)
 	// go-app's service worker caches the app shell at install.
 	waitJS(t, b, 30*time.Second, "service worker active and caching",

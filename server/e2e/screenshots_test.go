@@ -12,10 +12,7 @@ import (
 // settings screens at desktop and phone width, in the dark and light
 // themes, into the git-ignored screenshots folder (make screenshots).
 func TestScreenshots_MainScreens(t *testing.T) {
-	llm := newScriptedLLM(t, appScripts())
-	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
-	b := newBrowser(t, 1280, 800)
-	openApp(t, b, srv.URL+"/")
+	b, _, _ := scriptedApp(t)
 
 	// Content worth looking at: a document, a calculation, a cited answer.
 	importZebra(t, b)
