@@ -301,7 +301,8 @@ type segInfo struct {
 // flatPostings is one term's postings in one segment field: ascending
 // segment-local doc numbers, the term's frequency in each, and the field's
 // length by doc number. The slices are the segment's own (flatseg), so
-// ranking reads postings without decoding or copying them.
+// ranking reads postings without copying them; a segment loaded from a
+// snapshot decodes a term's postings once, on first use.
 type flatPostings struct {
 	doc, tf, lens []uint32
 }

@@ -257,7 +257,7 @@ func mdCards(m *chats.Message) []markdown.Card {
 func (s *Shell) openCitation(ctx app.Context, c chats.Citation) {
 	s.citation = &c
 	s.citeFrom = ctx.JSSrc()
-	ctx.Defer(func(app.Context) {
+	s.ctx.Defer(func(app.Context) {
 		if b := app.Window().GetElementByID("cite-close"); b.Truthy() {
 			b.Call("focus")
 		}
@@ -265,9 +265,9 @@ func (s *Shell) openCitation(ctx app.Context, c chats.Citation) {
 }
 
 // closeCitation closes the dialog and gives the focus back to the control
-// that opened it, so a keyboard user continues where they were. The focus
-// is deferred on the shell's context: go-app drops what is deferred on the
-// context of an element that the update removes, as it removes the dialog.
+// that opened it, so a keyboard user continues where they were. Focus moves
+// are deferred on the shell's context, here and in openCitation: go-app
+// drops what is deferred on the context of an element the update removes.
 func (s *Shell) closeCitation() {
 	s.citation = nil
 	from := s.citeFrom
