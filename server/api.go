@@ -18,6 +18,7 @@ import (
 	"tinyrag/app/web/fetch"
 	"tinyrag/app/web/guard"
 	"tinyrag/app/web/search"
+	"tinyrag/server/envconf"
 	"tinyrag/server/jsonerr"
 	"tinyrag/server/limit"
 	"tinyrag/server/llmproxy"
@@ -37,7 +38,7 @@ type apiOptions struct {
 	fetchMaxBytes     int64
 	fetchMaxFileBytes int64
 	trustedProxies    []netip.Prefix
-	trustedErr        error // from TINYRAG_TRUSTED_PROXIES
+	envErr            error // TINYRAG_* values that could not be parsed
 
 	searchBackend string
 	searchURL     string
@@ -77,64 +78,48 @@ func init() {
 // environment.
 func newAPIOptions(fs *flag.FlagSet, getenv func(string) string) *apiOptions {
 	o := &apiOptions{getenv: getenv}
-	envBool := func(k string) bool { b, _ := strconv.ParseBool(getenv(k)); return b }
-	fs.StringVar(&o.llmURL, "llm-url", getenv("TINYRAG_LLM_URL"),
+	env := envconf.New(getenv)
+	fs.StringVar(&o.llmURL, "llm-url", env.String("TINYRAG_LLM_URL", ""),
 		"OpenAI-compatible LLM base URL to proxy at /api/llm/ (env TINYRAG_LLM_URL); empty: probe local servers")
 	fs.StringVar(&o.llmKeyFile, "llm-key-file", "",
 		"file holding the LLM API key, added by the server and never sent to the browser (or env TINYRAG_LLM_KEY)")
 	fs.BoolVar(&o.llmProbe, "llm-probe", true, "without --llm-url, look for Ollama, LM Studio or llama.cpp on this machine at startup")
-	fs.BoolVar(&o.noWeb, "no-web", envBool("TINYRAG_NO_WEB"), "turn off /api/fetch and /api/search and the web tools (env TINYRAG_NO_WEB)")
-	fs.BoolVar(&o.fetchAllowPrivate, "fetch-allow-private", envBool("TINYRAG_FETCH_ALLOW_PRIVATE"),
+	fs.BoolVar(&o.noWeb, "no-web", env.Bool("TINYRAG_NO_WEB", false), "turn off /api/fetch and /api/search and the web tools (env TINYRAG_NO_WEB)")
+	fs.BoolVar(&o.fetchAllowPrivate, "fetch-allow-private", env.Bool("TINYRAG_FETCH_ALLOW_PRIVATE", false),
 		"let /api/fetch reach loopback, private and link-local addresses (intranet use; env TINYRAG_FETCH_ALLOW_PRIVATE)")
-	o.fetchAllowHosts = splitList(getenv("TINYRAG_FETCH_ALLOW_HOSTS"))
+	o.fetchAllowHosts = env.List("TINYRAG_FETCH_ALLOW_HOSTS")
 	fs.Func("fetch-allow-host", "host, *.domain or CIDR that /api/fetch may reach even if private (repeatable, comma-separated; env TINYRAG_FETCH_ALLOW_HOSTS)",
 		func(s string) error {
-			o.fetchAllowHosts = append(o.fetchAllowHosts, splitList(s)...)
+			o.fetchAllowHosts = append(o.fetchAllowHosts, envconf.SplitList(s)...)
 			return nil
 		})
-	if v := getenv("TINYRAG_TRUSTED_PROXIES"); v != "" {
-		// A bad value here is reported when the flags are parsed.
-		o.trustedProxies, o.trustedErr = parsePrefixes(v)
-	}
+	o.trustedProxies = env.Prefixes("TINYRAG_TRUSTED_PROXIES")
 	fs.Func("trusted-proxy", "address or CIDR of a reverse proxy in front of the server (repeatable, comma-separated; env TINYRAG_TRUSTED_PROXIES): its X-Forwarded-For then names the client for the per-client limits and the log",
 		func(s string) error {
-			ps, err := parsePrefixes(s)
+			ps, err := envconf.ParsePrefixes(s)
 			o.trustedProxies = append(o.trustedProxies, ps...)
 			return err
 		})
 	fs.DurationVar(&o.fetchTimeout, "fetch-timeout", 20*time.Second, "time limit of one /api/fetch, redirects included")
 	fs.Int64Var(&o.fetchMaxBytes, "fetch-max-bytes", 4<<20, "bytes of a fetched page that are read")
 	fs.Int64Var(&o.fetchMaxFileBytes, "fetch-max-file-bytes", 16<<20, "largest file /api/fetch?raw=1 hands over for import (PDF, CSV, …); larger ones are refused, not cut")
-	fs.StringVar(&o.searchBackend, "search-backend", envOr2(getenv, "TINYRAG_SEARCH_BACKEND", search.DuckDuckGo),
+	fs.StringVar(&o.searchBackend, "search-backend", env.String("TINYRAG_SEARCH_BACKEND", search.DuckDuckGo),
 		"web search backend: duckduckgo, searxng or brave (env TINYRAG_SEARCH_BACKEND)")
-	fs.StringVar(&o.searchURL, "search-url", getenv("TINYRAG_SEARCH_URL"),
+	fs.StringVar(&o.searchURL, "search-url", env.String("TINYRAG_SEARCH_URL", ""),
 		"the SearXNG instance URL, or another endpoint for duckduckgo/brave (env TINYRAG_SEARCH_URL)")
 	fs.StringVar(&o.braveKeyFile, "brave-key-file", "", "file holding the Brave Search API key (or env TINYRAG_BRAVE_KEY)")
-	fs.StringVar(&o.wikiURL, "wikipedia-url", getenv("TINYRAG_WIKIPEDIA_URL"),
+	fs.StringVar(&o.wikiURL, "wikipedia-url", env.String("TINYRAG_WIKIPEDIA_URL", ""),
 		"MediaWiki origin for the wikipedia tool; empty: https://LANG.wikipedia.org (env TINYRAG_WIKIPEDIA_URL)")
-	fs.StringVar(&o.wikiLang, "wikipedia-lang", envOr2(getenv, "TINYRAG_WIKIPEDIA_LANG", "en"), "Wikipedia language edition (env TINYRAG_WIKIPEDIA_LANG)")
+	fs.StringVar(&o.wikiLang, "wikipedia-lang", env.String("TINYRAG_WIKIPEDIA_LANG", "en"), "Wikipedia language edition (env TINYRAG_WIKIPEDIA_LANG)")
 	fs.Float64Var(&o.llmRate, "llm-rate", 120, "LLM requests per minute per client")
 	fs.IntVar(&o.llmConcurrency, "llm-concurrency", 8, "LLM requests in flight per client")
 	fs.IntVar(&o.llmGlobal, "llm-max-streams", 256, "LLM requests in flight in total")
 	fs.Float64Var(&o.webRate, "web-rate", 60, "fetch and search requests per minute per client (each)")
 	fs.IntVar(&o.webConcurrency, "web-concurrency", 4, "fetch and search requests in flight per client (each)")
 	fs.IntVar(&o.webGlobal, "web-max-inflight", 64, "fetch and search requests in flight in total (each)")
+	// Reported when the server mounts the API, before it serves anything.
+	o.envErr = env.Err()
 	return o
-}
-
-func envOr2(getenv func(string) string, key, def string) string {
-	if v := getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
-		out = append(out, f)
-	}
-	return out
 }
 
 // secret reads a key from file (trimmed) or, without a file, from the
@@ -160,8 +145,8 @@ func mountAPI(ctx context.Context, mux *http.ServeMux, env serveEnv, o *apiOptio
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	if o.trustedErr != nil {
-		return fmt.Errorf("TINYRAG_TRUSTED_PROXIES: %w", o.trustedErr)
+	if o.envErr != nil {
+		return fmt.Errorf("environment: %w", o.envErr)
 	}
 	var cfg web.ServerConfig
 	cfg.LLM.Path = "/api/llm"
@@ -458,22 +443,3 @@ func (s *statusRecorder) Write(p []byte) (int, error) {
 }
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
-
-// parsePrefixes reads a comma-separated list of addresses and CIDRs; an
-// address stands for itself alone.
-func parsePrefixes(list string) ([]netip.Prefix, error) {
-	var out []netip.Prefix
-	for _, v := range splitList(list) {
-		if p, err := netip.ParsePrefix(v); err == nil {
-			out = append(out, p.Masked())
-			continue
-		}
-		a, err := netip.ParseAddr(v)
-		if err != nil {
-			return out, fmt.Errorf("%q is not an address or CIDR", v)
-		}
-		a = a.Unmap()
-		out = append(out, netip.PrefixFrom(a, a.BitLen()))
-	}
-	return out, nil
-}

@@ -156,6 +156,40 @@ func TestAskWebTools_NoWebSkipsAsDisabled(t *testing.T) {
 	}
 }
 
+// ask reads the same switches as serve, with the same spellings.
+func TestAsk_NoWebFromTheEnvironment(t *testing.T) {
+	for _, tc := range []struct {
+		value    string
+		disabled bool
+		wantErr  bool
+	}{
+		{"yes", true, false},
+		{"1", true, false},
+		{"off", false, false},
+		{"enabled", false, true},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			newWebFixtures(t)
+			t.Setenv("TINYRAG_NO_WEB", tc.value)
+			s, srv := newScriptedLLM(t, 2, toolCall("websearch", "query", "Pharos"), "Done.")
+			evs, stderr, err := runAskJSON(t, s, srv, "tell me about the Pharos")
+			if tc.wantErr {
+				if err == nil || !strings.Contains(err.Error(), "TINYRAG_NO_WEB") {
+					t.Fatalf("err = %v, want one naming TINYRAG_NO_WEB", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ask failed: %v\n%s", err, stderr)
+			}
+			skipped := filter(evs, engine.EventToolSkipped)
+			if got := len(skipped) == 1 && skipped[0].Reason == "disabled"; got != tc.disabled {
+				t.Fatalf("websearch skipped as disabled: %t, want %t (events %+v)", got, tc.disabled, skipped)
+			}
+		})
+	}
+}
+
 func TestAskWebTools_BadEnvironmentIsAClearError(t *testing.T) {
 	newWebFixtures(t)
 	t.Setenv("TINYRAG_SEARCH_URL", "")

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"tinyrag/app/tool"
@@ -11,6 +10,7 @@ import (
 	"tinyrag/app/web/fetch"
 	"tinyrag/app/web/guard"
 	"tinyrag/app/web/search"
+	"tinyrag/server/envconf"
 )
 
 // askWebTools builds url_fetch, websearch and wikipedia for `tinyrag ask`.
@@ -32,17 +32,15 @@ func askWebTools(getenv func(string) string, noWeb bool) ([]tool.Tool, error) {
 }
 
 func buildAskWebTools(getenv func(string) string) ([]tool.Tool, error) {
-	allowPrivate := false
-	if v := getenv("TINYRAG_FETCH_ALLOW_PRIVATE"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, fmt.Errorf("TINYRAG_FETCH_ALLOW_PRIVATE=%q: want true or false", v)
-		}
-		allowPrivate = b
+	env := envconf.New(getenv)
+	allowPrivate := env.Bool("TINYRAG_FETCH_ALLOW_PRIVATE", false)
+	allowHosts := env.List("TINYRAG_FETCH_ALLOW_HOSTS")
+	if err := env.Err(); err != nil {
+		return nil, err
 	}
 	f := fetch.New(fetch.Options{Guard: &guard.Guard{Policy: guard.Policy{
 		AllowPrivate: allowPrivate,
-		AllowHosts:   splitList(getenv("TINYRAG_FETCH_ALLOW_HOSTS")),
+		AllowHosts:   allowHosts,
 	}}})
 	client := &http.Client{Timeout: 20 * time.Second}
 	s, err := search.New(search.Config{

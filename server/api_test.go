@@ -159,8 +159,9 @@ func (r reportedPeer) RemoteAddr() net.Addr { return r.peer }
 func TestAPIFetch_HostileURLsAre403WithoutTraffic(t *testing.T) {
 	pg := pages(t)
 	cn := &closedNet{pages: netip.MustParseAddrPort(strings.TrimPrefix(pg.URL, "http://"))}
-	// A high rate: this test makes many requests, the limiter is tested elsewhere.
-	srv, _ := apiServer(t, nil, []string{"--web-rate", "1e6"}, func(o *apiOptions) { o.resolve, o.dial = cn.resolve, cn.dial })
+	// A rate so high that its bucket refills between any two requests: this
+	// test makes many quick ones, and the limiter is tested elsewhere.
+	srv, _ := apiServer(t, nil, []string{"--web-rate", "1e9"}, func(o *apiOptions) { o.resolve, o.dial = cn.resolve, cn.dial })
 	port := cn.pages.Port()
 	redirect := func(to string) string {
 		return fmt.Sprintf("http://public.test:%d/go?to=%s", port, url.QueryEscape(to))
@@ -360,7 +361,12 @@ func TestAPI_NoWebTurnsFetchAndSearchOff(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		env  map[string]string
-	}{{[]string{"--no-web"}, nil}, {nil, map[string]string{"TINYRAG_NO_WEB": "1"}}} {
+	}{
+		{[]string{"--no-web"}, nil},
+		{nil, map[string]string{"TINYRAG_NO_WEB": "1"}},
+		{nil, map[string]string{"TINYRAG_NO_WEB": "yes"}},
+		{nil, map[string]string{"TINYRAG_NO_WEB": "On"}},
+	} {
 		srv, _ := apiServer(t, tc.env, tc.args, nil)
 		for _, p := range []string{"/api/fetch?url=https%3A%2F%2Fexample.org%2F", "/api/search?q=x"} {
 			if r := call(t, http.MethodGet, srv.URL+p); r.status != 403 || !strings.Contains(r.err, "disabled") {
@@ -530,6 +536,30 @@ func TestAPI_TrustedProxyNamesTheClientForLimitsAndLog(t *testing.T) {
 				t.Errorf("the log does not name the forwarded client:\n%s", logs.String())
 			}
 		})
+	}
+}
+
+// A switch the server cannot read must stop it: read as "off", a
+// TINYRAG_NO_WEB=enabled would leave the web tools on against the
+// operator's intent.
+func TestAPI_UnreadableSwitchIsRefusedAtStartup(t *testing.T) {
+	for _, kv := range [][2]string{
+		{"TINYRAG_NO_WEB", "enabled"},
+		{"TINYRAG_NO_WEB", "2"},
+		{"TINYRAG_FETCH_ALLOW_PRIVATE", "sure"},
+	} {
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		o := newAPIOptions(fs, func(k string) string {
+			if k == kv[0] {
+				return kv[1]
+			}
+			return ""
+		})
+		o.probeCandidates = []llmproxy.Candidate{}
+		err := mountAPI(context.Background(), http.NewServeMux(), serveEnv{}, o)
+		if err == nil || !strings.Contains(err.Error(), kv[0]) || !strings.Contains(err.Error(), kv[1]) {
+			t.Errorf("%s=%s: err = %v, want a start-up error naming the variable and its value", kv[0], kv[1], err)
+		}
 	}
 }
 

@@ -23,7 +23,11 @@ func askRegistry(ctx context.Context, o askOptions) (*tool.Registry, tool.Retrie
 	reg := tool.NewRegistry(
 		calc.Tool(),
 	)
-	webTools, err := askWebTools(os.Getenv, o.noWeb)
+	getenv := o.getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	webTools, err := askWebTools(getenv, o.noWeb)
 	if err != nil {
 		return nil, nil, err
 	}

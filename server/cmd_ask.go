@@ -15,6 +15,7 @@ import (
 	"tinyrag/app/engine"
 	"tinyrag/app/llm"
 	"tinyrag/app/protocol"
+	"tinyrag/server/envconf"
 )
 
 func init() {
@@ -37,6 +38,9 @@ type askOptions struct {
 	cfg         engine.Config
 	question    string
 	stderr      io.Writer // progress messages while building tools (e.g. --kb import)
+	// getenv is the environment the command was started with; the web
+	// tools read their TINYRAG_* settings from it, as serve does.
+	getenv func(string) string
 }
 
 func runAsk(ctx context.Context, args []string) error {
@@ -88,7 +92,7 @@ func askCommand(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 // parseAskFlags reads flags and the question. Flags may come after the
 // question too (`tinyrag ask "why?" --json`), as people type them.
 func parseAskFlags(args []string, stderr io.Writer, getenv func(string) string) (askOptions, error) {
-	o := askOptions{cfg: engine.DefaultConfig(), stderr: stderr}
+	o := askOptions{cfg: engine.DefaultConfig(), stderr: stderr, getenv: getenv}
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -96,24 +100,24 @@ func parseAskFlags(args []string, stderr io.Writer, getenv func(string) string) 
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "\nEnvironment: TINYRAG_LLM_URL, TINYRAG_LLM_KEY, TINYRAG_MODEL.")
 	}
-	llmURL := getenv("TINYRAG_LLM_URL")
-	if llmURL == "" {
-		llmURL = defaultLLMURL
-	}
-	fs.StringVar(&o.llmURL, "llm", llmURL, "OpenAI-compatible base URL, the part before /chat/completions (env TINYRAG_LLM_URL)")
-	fs.StringVar(&o.model, "model", getenv("TINYRAG_MODEL"), "model name; empty: the first one the endpoint lists (env TINYRAG_MODEL)")
+	env := envconf.New(getenv)
+	fs.StringVar(&o.llmURL, "llm", env.String("TINYRAG_LLM_URL", defaultLLMURL), "OpenAI-compatible base URL, the part before /chat/completions (env TINYRAG_LLM_URL)")
+	fs.StringVar(&o.model, "model", env.String("TINYRAG_MODEL", ""), "model name; empty: the first one the endpoint lists (env TINYRAG_MODEL)")
 	fs.Func("kb", "import a file or folder into an in-memory knowledge base first (repeatable)", func(p string) error {
 		o.kb = append(o.kb, p)
 		return nil
 	})
 	fs.BoolVar(&o.allowNanogo, "allow-nanogo", false, "enable the nanogo Go sandbox tool")
-	fs.BoolVar(&o.noWeb, "no-web", false, "disable the web tools (url_fetch, websearch, wikipedia)")
+	fs.BoolVar(&o.noWeb, "no-web", env.Bool("TINYRAG_NO_WEB", false), "disable the web tools (url_fetch, websearch, wikipedia; env TINYRAG_NO_WEB)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per event instead of the answer text")
 	fs.IntVar(&o.cfg.MaxToolsTotal, "max-tools-total", o.cfg.MaxToolsTotal, "tool runs per question")
 	fs.IntVar(&o.cfg.MaxToolsPerRound, "max-tools-per-round", o.cfg.MaxToolsPerRound, "tool runs per model reply")
 	fs.IntVar(&o.cfg.MaxContinuations, "max-continuations", o.cfg.MaxContinuations, "follow-up rounds with tool results")
 	fs.DurationVar(&o.cfg.ToolTimeout, "tool-timeout", o.cfg.ToolTimeout, "time limit of one tool run")
 
+	if err := env.Err(); err != nil {
+		return o, fmt.Errorf("environment: %w", err)
+	}
 	var words []string
 	for {
 		if err := fs.Parse(args); err != nil {

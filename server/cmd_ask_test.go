@@ -208,7 +208,9 @@ func runAskJSON(t *testing.T, s *scriptedLLM, srv *httptest.Server, args ...stri
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // hang guard only
 	defer cancel()
 	all := append([]string{"--json", "--llm", srv.URL + "/v1", "--model", "m"}, args...)
-	err := askCommand(ctx, all, out, &errOut, env())
+	// The web tools' settings come from the test's environment
+	// (t.Setenv), as they would from a shell.
+	err := askCommand(ctx, all, out, &errOut, os.Getenv)
 	return out.events(t), errOut.String(), err
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/ui"
+	"tinyrag/server/envconf"
 )
 
 // dist is the build output of `make build`: the wasm, the stylesheet and the
@@ -57,10 +58,11 @@ type serveOptions struct {
 func runServe(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var o serveOptions
-	fs.StringVar(&o.addr, "addr", envOr("TINYRAG_ADDR", "127.0.0.1:8080"), "listen address (env TINYRAG_ADDR)")
-	fs.StringVar(&o.connectSrc, "csp-connect", envOr("TINYRAG_CSP_CONNECT", defaultConnectSrc),
+	env := envconf.New(os.Getenv)
+	fs.StringVar(&o.addr, "addr", env.String("TINYRAG_ADDR", "127.0.0.1:8080"), "listen address (env TINYRAG_ADDR)")
+	fs.StringVar(&o.connectSrc, "csp-connect", env.String("TINYRAG_CSP_CONNECT", defaultConnectSrc),
 		"extra origins the browser may connect to directly, space-separated (env TINYRAG_CSP_CONNECT)")
-	fs.StringVar(&o.frameAncestors, "frame-ancestors", envOr("TINYRAG_FRAME_ANCESTORS", "'self'"),
+	fs.StringVar(&o.frameAncestors, "frame-ancestors", env.String("TINYRAG_FRAME_ANCESTORS", "'self'"),
 		"origins allowed to embed the app in a frame, CSP syntax (env TINYRAG_FRAME_ANCESTORS)")
 	for _, e := range serveExts {
 		if e.flags != nil {
@@ -221,11 +223,4 @@ func securityHeaders(next http.Handler, policy string) http.Handler {
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
 		next.ServeHTTP(w, r)
 	})
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
 }
