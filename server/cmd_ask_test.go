@@ -271,7 +271,7 @@ func TestAskJSON_ToolRunsWhileTheReplyStreamsAndEvidenceComesBack(t *testing.T) 
 		if r.ID != "call-1" || r.Tool != "calculate" || r.Query != "3 * (17 + 5) / 2" || r.Source != "calculator" || r.Error != "" || !strings.Contains(r.Result, "= 33") || r.ResultBytes != len(r.Result) {
 			t.Fatalf("seed %d: tool_result %+v", seed, r)
 		}
-		if got, want := tokens(evs), strings.Replace(reply1, pause, "", 1)+reply2; got != want {
+		if got, want := tokens(evs), strings.Replace(reply1, pause, "", 1)+engine.ParagraphBreak+reply2; got != want {
 			t.Fatalf("seed %d: tokens %q, want %q", seed, got, want)
 		}
 		reqs := s.requests()
@@ -373,7 +373,8 @@ func TestAsk_TextModeStreamsTheAnswerAndReportsToolsOnStderr(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The tool block is reported on stderr, not printed into the answer.
-	if got := out.String(); got != "Sure. It is 1024.\n" {
+	// The continuation is a paragraph of its own.
+	if got := out.String(); got != "Sure. \n\nIt is 1024.\n" {
 		t.Fatalf("stdout %q", got)
 	}
 	if e := errOut.String(); !strings.Contains(e, "⟳ call-1 calculate: 2^10") || !strings.Contains(e, "✓ call-1 calculate:") {
@@ -393,7 +394,7 @@ func TestAsk_TextModePrintsToolBlocksThatAreNotCallsAsTheyAre(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Use `<tool name=\"calculate\"><query>1+1</query></tool>` like this. Done, and a cut one: <tool name=\"calculate\"><query>3Four.\n"
+	want := "Use `<tool name=\"calculate\"><query>1+1</query></tool>` like this. Done, and a cut one: <tool name=\"calculate\"><query>3\n\nFour.\n"
 	if got := out.String(); got != want {
 		t.Fatalf("stdout %q\nwant   %q", got, want)
 	}

@@ -146,6 +146,7 @@ type run struct {
 	ran    int             // tool runs so far
 	nextID int
 	answer []string // per round, tool blocks removed
+	shown  bool     // some visible text was emitted, in any round
 }
 
 func (r *run) ask(ctx context.Context) error {
@@ -275,6 +276,7 @@ func (r *run) round(ctx context.Context, round int, msgs []llm.Message) (roundOu
 		perRound int
 		results  = make(chan jobDone)
 	)
+	roundShown := false
 	show := func(vis string) {
 		if vis == "" {
 			return
@@ -282,6 +284,14 @@ func (r *run) round(ctx context.Context, round int, msgs []llm.Message) (roundOu
 		if r.rec.FirstTokenMS == 0 {
 			r.rec.FirstTokenMS = r.rec.Since(r.e.now())
 		}
+		// A continuation is a new paragraph, not a continuation of the
+		// last sentence: the model starts each reply from nothing, so
+		// "…one moment" and "The answer is 4." would otherwise run together
+		// in everything that renders the token stream.
+		if !roundShown && r.shown {
+			r.emit(Event{Event: EventToken, Text: ParagraphBreak})
+		}
+		roundShown, r.shown = true, true
 		text.WriteString(vis)
 		r.rec.VisibleChars += utf8.RuneCountInString(vis)
 		r.emit(Event{Event: EventToken, Text: vis})
@@ -521,6 +531,10 @@ func stripBlocks(text string, calls []protocol.Call) string {
 
 // joinAnswer puts the rounds' answers together, one paragraph break between
 // rounds.
+// ParagraphBreak is the token the engine emits between the visible text
+// of two rounds; the final answer joins rounds with it as well.
+const ParagraphBreak = "\n\n"
+
 func joinAnswer(parts []string) string {
 	var kept []string
 	for _, p := range parts {
@@ -528,7 +542,7 @@ func joinAnswer(parts []string) string {
 			kept = append(kept, p)
 		}
 	}
-	return strings.Join(kept, "\n\n")
+	return strings.Join(kept, ParagraphBreak)
 }
 
 func clipRunes(s string, n int) string {

@@ -124,7 +124,7 @@ func TestAsk_OneToolRoundThenContinuationWithEvidence(t *testing.T) {
 		if want := "route,tool_start,tool_result,done"; strings.Join(kinds, ",") != want {
 			t.Fatalf("chunk %d: events %v, want %s", n, kinds, want)
 		}
-		if rec.tokens() != reply1+"It is HELLO WORLD." {
+		if rec.tokens() != reply1+ParagraphBreak+"It is HELLO WORLD." {
 			t.Fatalf("chunk %d: tokens %q", n, rec.tokens())
 		}
 		st := rec.of(EventToolStart)[0]
@@ -269,8 +269,38 @@ func TestSafety_SkippedCalls(t *testing.T) {
 			if fmt.Sprint(ran) != fmt.Sprint(tt.ran) || fmt.Sprint(skipped) != fmt.Sprint(tt.skipped) {
 				t.Errorf("%s: ran %q skipped %q, want %q %q", tt.name, ran, skipped, tt.ran, tt.skipped)
 			}
-			if rec.tokens() != tt.reply+"fine" && len(tt.ran) > 0 {
+			if rec.tokens() != tt.reply+ParagraphBreak+"fine" && len(tt.ran) > 0 {
 				t.Errorf("%s: visible text changed: %q", tt.name, rec.tokens())
+			}
+		})
+	}
+}
+
+func TestAsk_EachRoundIsItsOwnParagraph(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		rounds [][]step
+		tokens string
+		answer string
+	}{
+		{"text then continuation",
+			[][]step{text("One moment" + block("upper", "query", "x")), text("The answer is X.")},
+			"One moment" + block("upper", "query", "x") + "\n\nThe answer is X.", "One moment\n\nThe answer is X."},
+		{"a round that only calls a tool still separates",
+			[][]step{text(block("upper", "query", "x")), text("Then" + block("upper", "query", "y")), text("Done.")},
+			block("upper", "query", "x") + "\n\nThen" + block("upper", "query", "y") + "\n\nDone.", "Then\n\nDone."},
+		{"one round, no break", [][]step{text("Just this.")}, "Just this.", "Just this."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, res, err := ask(t, DefaultConfig(), &scriptedChat{rounds: tc.rounds}, tool.NewRegistry(upper("upper")), "q")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rec.tokens(); got != tc.tokens {
+				t.Errorf("tokens %q, want %q", got, tc.tokens)
+			}
+			if res.Answer != tc.answer {
+				t.Errorf("answer %q, want %q", res.Answer, tc.answer)
 			}
 		})
 	}
