@@ -1,4 +1,4 @@
-// Package engine is tinyRAG's answer loop (SPEC.md): route the question,
+// Package engine is tinyRAG's answer loop (docs/protocol.md): route the question,
 // retrieve context, stream the model's reply through the XML tool parser,
 // run tool blocks as soon as they complete (while the reply keeps
 // streaming), and feed the results back as untrusted evidence in
@@ -38,7 +38,7 @@ type Config struct {
 	RetrieveK        int           // passages retrieved for the system prompt
 }
 
-// DefaultConfig returns the defaults of SPEC.md.
+// DefaultConfig returns the documented defaults (docs/protocol.md).
 func DefaultConfig() Config {
 	return Config{
 		MaxToolsTotal:    5,

@@ -219,7 +219,7 @@ func TestAsk_ResultsCollectedInCallOrder(t *testing.T) {
 }
 
 // TestSafety_SkippedCalls covers the safety rows "Duplicate calls are
-// skipped", "Max calls per request", "Max calls per round" and the SPEC rule
+// skipped", "Max calls per request", "Max calls per round" and the rule (docs/protocol.md)
 // that unknown or disabled tools are skipped and reported, never run.
 func TestSafety_SkippedCalls(t *testing.T) {
 	reg := tool.NewRegistry(upper("upper"), upper("other"), upper("off"))

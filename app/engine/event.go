@@ -17,7 +17,7 @@ const (
 	EventDone        = "done"
 )
 
-// Reasons of a tool_skipped event (SPEC.md).
+// Reasons of a tool_skipped event (docs/protocol.md).
 const (
 	SkipDuplicate        = "duplicate"
 	SkipMaxToolsPerRound = "max_tools_per_round"
@@ -64,7 +64,7 @@ type Event struct {
 	Error          string            `json:"error,omitempty"` // tool_result and done
 }
 
-// MarshalJSON writes the fields of the event's kind, in the order of SPEC.md.
+// MarshalJSON writes the fields of the event's kind, in the order of docs/protocol.md.
 func (e Event) MarshalJSON() ([]byte, error) {
 	switch e.Event {
 	case EventRoute:

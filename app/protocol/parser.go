@@ -1,5 +1,5 @@
 // Package protocol implements the streaming side of the XML tool protocol
-// (spec/xml-tool-protocol.txt): it finds <tool name="…">…</tool> blocks in
+// (docs/protocol.md): it finds <tool name="…">…</tool> blocks in
 // an LLM reply as it streams, without ever executing anything itself.
 //
 // The parser never rewrites text. Everything fed to it comes back out as

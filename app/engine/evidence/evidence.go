@@ -28,8 +28,8 @@ type Item struct {
 
 // Budget bounds the packet, in runes of tool content.
 type Budget struct {
-	PerResult int // one result (SPEC: 6,000)
-	Total     int // all results together (SPEC: 18,000)
+	PerResult int // one result (default 6,000)
+	Total     int // all results together (default 18,000)
 }
 
 // Header opens every packet; tests and the engine recognise packets by it.

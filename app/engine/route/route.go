@@ -13,7 +13,7 @@ import (
 // Mode is the kind of answer the router chose.
 type Mode string
 
-// The three modes of SPEC.md.
+// The three modes of the answer loop (docs/protocol.md).
 const (
 	Direct    Mode = "direct_answer"
 	Retrieval Mode = "retrieval_answer"
