@@ -4,7 +4,9 @@ package chats
 
 import (
 	"context"
-	"errors"
+	"fmt"
+
+	"tinyrag/app/idb"
 )
 
 // IDBStore is the browser's IndexedDB chat store; outside the browser it
@@ -14,5 +16,8 @@ type IDBStore struct{ MemStore }
 // OpenIDB fails outside the browser: there is no IndexedDB. Callers fall
 // back to a MemStore.
 func OpenIDB(ctx context.Context) (*IDBStore, error) {
-	return nil, errors.New("chats: IndexedDB exists only in the browser")
+	return nil, fmt.Errorf("chats: %w; chats will not survive a reload", idb.ErrUnavailable)
 }
+
+// Close is a no-op: nothing was opened.
+func (s *IDBStore) Close() {}

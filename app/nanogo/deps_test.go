@@ -21,7 +21,7 @@ func TestPackage_DoesNotPullInTheInterpreter(t *testing.T) {
 			cmd.Env = append(os.Environ(), env...)
 			out, err := cmd.Output()
 			if err != nil {
-				t.Skipf("go list unavailable: %v", err)
+				t.Fatalf("go list -deps failed, so the dependency graph cannot be checked: %v", err)
 			}
 			hasYaegi := strings.Contains(string(out), "github.com/traefik/yaegi/interp")
 			if want := strings.HasSuffix(pkg, "/sandbox"); hasYaegi != want {

@@ -3,6 +3,8 @@
 package storage
 
 import (
+	crand "crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"syscall/js"
@@ -53,15 +55,34 @@ func TestIndexedDB_KnowledgeBaseSurvivesReopen(t *testing.T) {
 	})
 }
 
-func TestDomError_QuotaExceededIsErrQuota(t *testing.T) {
-	ex := js.Global().Get("Object").New()
-	ex.Set("name", "QuotaExceededError")
-	ex.Set("message", "The quota has been exceeded.")
-	if err := domError(ex); !errors.Is(err, ErrQuota) {
-		t.Fatalf("got %v, want ErrQuota", err)
+// TestQuotaIDB_AFullQuotaIsErrQuotaAndKeepsWhatWasStored runs under a small
+// storage quota that app/idb's TestIndexedDBPackagesInChromium sets for the
+// page's origin (it needs the DevTools protocol).
+func TestQuotaIDB_AFullQuotaIsErrQuotaAndKeepsWhatWasStored(t *testing.T) {
+	hasIndexedDB(t)
+	s, err := OpenIndexedDB(ctx, dbName(t))
+	if err != nil {
+		t.Fatal(err)
 	}
-	ex.Set("name", "ConstraintError")
-	if err := domError(ex); errors.Is(err, ErrQuota) {
-		t.Fatalf("ConstraintError became ErrQuota")
+	defer s.Close()
+	if err := s.Put(ctx, []knowledge.Record{record("small", 1)}); err != nil {
+		t.Fatal(err)
+	}
+	big := record("big", 1)
+	// Random text: Chromium compresses large values, so a repeated
+	// string would fit in any quota.
+	raw := make([]byte, 6<<20)
+	crand.Read(raw)
+	big.Chunks[0].Text = base64.StdEncoding.EncodeToString(raw) // 8 MiB
+	err = s.Put(ctx, []knowledge.Record{big})
+	if !errors.Is(err, ErrQuota) {
+		t.Fatalf("Put over the quota: %v, want ErrQuota", err)
+	}
+	docs, err := s.Documents(ctx)
+	if err != nil || len(docs) != 1 || docs[0].ID != "small" {
+		t.Fatalf("after the refused write: %+v, %v; want the earlier document only", docs, err)
+	}
+	if _, err := s.Chunks(ctx, "big"); err == nil {
+		t.Fatal("chunks of the refused document were kept")
 	}
 }

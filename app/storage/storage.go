@@ -3,9 +3,10 @@
 // implement knowledge.Store.
 package storage
 
-import "errors"
+import "tinyrag/app/idb"
 
 // ErrQuota reports that the browser (or disk) refused a write for lack of
 // space. Nothing of the refused write is kept and earlier data is intact;
-// the UI shows it and suggests deleting sources or exporting.
-var ErrQuota = errors.New("storage: quota exceeded — the browser refused to store more; existing knowledge is unchanged")
+// the UI shows it and suggests deleting sources or exporting. It is the
+// IndexedDB binding's error, so one errors.Is test covers chats as well.
+var ErrQuota = idb.ErrQuota

@@ -6,17 +6,16 @@
 package browsertest
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"tinyrag/app/internal/wasmtest"
 )
 
 const indexHTML = `<!doctype html>
@@ -36,15 +35,13 @@ type result struct {
 }
 
 func TestWorkerRunner_InfiniteLoopLeavesThePageResponsiveAndTheNextCallWorks(t *testing.T) {
-	chromium := findChromium(t)
 	if testing.Short() {
 		t.Skip("builds two wasm binaries and starts Chromium")
 	}
 	dir := t.TempDir()
-	root := moduleRoot(t)
-	build(t, root, filepath.Join(dir, "nanogo.wasm"), "./wasm/nanogo")
-	build(t, root, filepath.Join(dir, "page.wasm"), "./app/nanogo/browsertest/page")
-	goroot := goEnv(t, "GOROOT")
+	root := wasmtest.ModuleRoot(t)
+	wasmtest.Build(t, filepath.Join(dir, "nanogo.wasm"), "./wasm/nanogo")
+	wasmtest.Build(t, filepath.Join(dir, "page.wasm"), "./app/nanogo/browsertest/page")
 
 	mux := http.NewServeMux()
 	serveFile := func(route, path, ctype string) {
@@ -57,28 +54,14 @@ func TestWorkerRunner_InfiniteLoopLeavesThePageResponsiveAndTheNextCallWorks(t *
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(indexHTML))
 	})
-	serveFile("/wasm_exec.js", filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), "text/javascript")
+	serveFile("/wasm_exec.js", wasmtest.WasmExec(t), "text/javascript")
 	serveFile("/web/nanogo-worker.js", filepath.Join(root, "assets", "nanogo-worker.js"), "text/javascript")
 	serveFile("/web/nanogo.wasm", filepath.Join(dir, "nanogo.wasm"), "application/wasm")
 	serveFile("/page.wasm", filepath.Join(dir, "page.wasm"), "application/wasm")
 	srv := httptest.NewServer(mux) // listens on 127.0.0.1 only
 	defer srv.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancelTimeout()
+	ctx := wasmtest.Browser(t, 3*time.Minute)
 
 	const limit = "4s"
 	run := func(src string) result {
@@ -160,43 +143,4 @@ func TestWorkerRunner_InfiniteLoopLeavesThePageResponsiveAndTheNextCallWorks(t *
 func jsString(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 	return `"` + r.Replace(s) + `"`
-}
-
-func findChromium(t *testing.T) string {
-	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"} {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skip("no Chromium found (install with apt-get install chromium, or set CHROMIUM=path)")
-	return ""
-}
-
-func goEnv(t *testing.T, key string) string {
-	out, err := exec.Command("go", "env", key).Output()
-	if err != nil {
-		t.Skipf("the go tool is needed to build the wasm binaries: %v", err)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func moduleRoot(t *testing.T) string {
-	mod := goEnv(t, "GOMOD")
-	if mod == "" || mod == os.DevNull {
-		t.Fatal("not inside the tinyrag module")
-	}
-	return filepath.Dir(mod)
-}
-
-func build(t *testing.T, root, out, pkg string) {
-	t.Helper()
-	cmd := exec.Command("go", "build", "-o", out, pkg)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-	}
 }
