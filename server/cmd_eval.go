@@ -34,6 +34,8 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	chunk := fs.Int("chunk-size", 0, "chunk size in bytes (0: the knowledge base default)")
 	overlap := fs.Int("chunk-overlap", 0, "chunk overlap in bytes (0: the default; -1: none)")
 	boost := fs.Float64("title-boost", 0, "title weight over body (0: the knowledge base default)")
+	rm3 := fs.Bool("rm3", true, "pseudo-relevance feedback (RM3) for short queries")
+	rm3Max := fs.Int("rm3-max-terms", 0, "RM3 only for queries of at most this many terms (0: the default, 3; -1: every query)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of indexing and querying to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -57,7 +59,7 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		defer pprof.StopCPUProfile()
 	}
-	rep, kb, err := beir.Run(ctx, knowledge.Config{Language: *lang, ChunkSize: *chunk, ChunkOverlap: *overlap, TitleBoost: *boost}, set)
+	rep, kb, err := beir.Run(ctx, knowledge.Config{Language: *lang, ChunkSize: *chunk, ChunkOverlap: *overlap, TitleBoost: *boost, Feedback: knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max}}, set)
 	if err != nil {
 		return err
 	}

@@ -31,8 +31,8 @@ type accum struct {
 	body    []float64 // by global doc number (chunk)
 	title   []float64 // by global doc number (first chunks only)
 	field   []float64
-	matched []uint16
-	ftouch  []uint32 // doc numbers touched in the current field
+	matched []float64 // query weight matched, by global doc number
+	ftouch  []uint32  // doc numbers touched in the current field
 
 	// By document ordinal: best and runner-up chunk body scores and their
 	// chunk numbers, and the title bonus.
@@ -79,22 +79,28 @@ func (a *accum) clear() {
 	a.dtouch = a.dtouch[:0]
 }
 
-// queryTokens analyses q, counting repeated terms, as bleve's match query
-// does (each token is one clause).
-func (kb *KB) queryTokens(q string) (terms []string, mult []int, clauses int) {
+// queryTerm is one term of a query and its weight: how often the term
+// occurs in the query as typed (each token is one clause, as in bleve's
+// match query), or its share of an expanded query (feedback.go).
+type queryTerm struct {
+	term   string
+	weight float64
+}
+
+// queryTokens analyses q, counting repeated terms.
+func (kb *KB) queryTokens(q string) []queryTerm {
+	var terms []queryTerm
 	seen := map[string]int{}
 	for _, t := range kb.analyzer.Analyze([]byte(q)) {
 		s := string(t.Term)
 		if i, ok := seen[s]; ok {
-			mult[i]++
+			terms[i].weight++
 		} else {
 			seen[s] = len(terms)
-			terms = append(terms, s)
-			mult = append(mult, 1)
+			terms = append(terms, queryTerm{s, 1})
 		}
-		clauses++
 	}
-	return terms, mult, clauses
+	return terms
 }
 
 // sqrtTF caches √tf for small term frequencies, as bleve does.
@@ -106,11 +112,32 @@ var sqrtTF = func() (t [64]float64) {
 }()
 
 // rank returns the best k documents for q, best first, each with its best
-// chunk.
+// chunk; with feedback on, for the query expanded from a first ranking.
 func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]rankedDoc, error) {
-	terms, mult, clauses := kb.queryTokens(q)
-	if clauses == 0 {
+	terms := kb.queryTokens(q)
+	if len(terms) == 0 {
 		return nil, nil
+	}
+	fb := kb.cfg.Feedback
+	if !fb.on(len(terms)) {
+		return kb.rankTerms(ctx, idx, terms, k)
+	}
+	first, err := kb.rankTerms(ctx, idx, terms, fb.Docs)
+	if err != nil || len(first) == 0 {
+		return first, err
+	}
+	expanded, err := kb.expand(ctx, idx, terms, first)
+	if err != nil {
+		return nil, err
+	}
+	return kb.rankTerms(ctx, idx, expanded, k)
+}
+
+// rankTerms ranks documents for weighted terms.
+func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k int) ([]rankedDoc, error) {
+	clauses := 0.0
+	for _, t := range terms {
+		clauses += t.weight
 	}
 	snap, err := idx.snapshot()
 	if err != nil {
@@ -170,10 +197,10 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 			continue
 		}
 		clear(lenNorm[:])
-		for ti, term := range terms {
+		for _, qt := range terms {
 			var df uint64
 			for i := range segs {
-				fp, err := postingsOf(live[i], f.name, term)
+				fp, err := postingsOf(live[i], f.name, qt.term)
 				if err != nil {
 					return nil, err
 				}
@@ -186,8 +213,8 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 			// bleve weighs each term query by its queryWeight (boost·idf,
 			// times a per-query constant), hence idf².
 			idf := math.Log(1 + (float64(docCount)-float64(df)+0.5)/(float64(df)+0.5))
-			w := f.boost * idf * idf * float64(mult[ti])
-			m := uint16(mult[ti])
+			w := f.boost * idf * idf * qt.weight
+			m := qt.weight
 			for i := range segs {
 				fp, del := lists[i], deleted[i]
 				off := uint32(offsets[i])
@@ -223,7 +250,7 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 		// A field's score is scaled by the share of query clauses it
 		// matched (bleve's coord factor).
 		for _, n := range a.ftouch {
-			f.into[n] = a.field[n] * float64(a.matched[n]) / float64(clauses)
+			f.into[n] = a.field[n] * a.matched[n] / clauses
 			a.field[n], a.matched[n] = 0, 0
 		}
 		a.ftouch = a.ftouch[:0]
