@@ -50,9 +50,19 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	boost := fs.Float64("title-boost", 0, "title weight over body (0: the knowledge base default)")
 	rm3 := fs.Bool("rm3", true, "pseudo-relevance feedback (RM3) for short queries")
 	rm3Max := fs.Int("rm3-max-terms", 0, "RM3 only for queries of at most this many terms (0: the default, 3; -1: every query)")
+	prox := fs.Bool("proximity", false, "term-proximity re-ranking (sequential dependence model)")
+	proxDepth := fs.Int("proximity-depth", 0, "documents re-ranked by proximity (0: the default, 100)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of indexing and querying to this file")
-	if err := fs.Parse(args); err != nil {
-		return err
+	// Flags may follow the directories too.
+	var dirs []string
+	for rest := args; ; rest = fs.Args()[1:] {
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		dirs = append(dirs, fs.Arg(0))
 	}
 	var cols []collection
 	if *corpus != "" || *queries != "" || *qrels != "" {
@@ -62,7 +72,7 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		cols = append(cols, collection{name: filepath.Base(filepath.Dir(*corpus)), corpus: *corpus, queries: *queries, qrels: *qrels})
 	}
-	for _, dir := range fs.Args() {
+	for _, dir := range dirs {
 		c := beir.DirFiles(dir)
 		cols = append(cols, collection{name: filepath.Base(filepath.Clean(dir)), corpus: c[0], queries: c[1], qrels: c[2]})
 	}
@@ -89,7 +99,8 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer pprof.StopCPUProfile()
 	}
 	cfg := knowledge.Config{Language: *lang, ChunkSize: *chunk, ChunkOverlap: *overlap, TitleBoost: *boost,
-		Feedback: knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max}}
+		Feedback:  knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max},
+		Proximity: knowledge.Proximity{On: *prox, Depth: *proxDepth}}
 	var sumNDCG, sumRecall float64
 	for i, c := range cols {
 		rep, err := evalOne(ctx, cfg, c)

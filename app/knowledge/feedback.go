@@ -147,22 +147,16 @@ func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDoc
 // chunkTerms analyses chunk n of document id as it was indexed (title,
 // heading path, text) and returns its term frequencies and length.
 func (kb *KB) chunkTerms(ctx context.Context, id string, n int) (map[string]int, int, error) {
-	cs, err := kb.chunksOf(ctx, id)
+	text, err := kb.chunkText(ctx, id, n)
 	if err != nil {
 		return nil, 0, err
 	}
-	if n >= len(cs) {
-		return nil, 0, nil
-	}
-	kb.mu.RLock()
-	title := kb.docs[id].Title
-	kb.mu.RUnlock()
 	tf := map[string]int{}
 	length := 0
-	for _, t := range kb.analyzer.Analyze([]byte(chunkBody(title, &cs[n]))) {
-		tf[string(t.Term)]++
+	eachTerm(kb.analyzer, []byte(text), func(term string, _ int) {
+		tf[term]++
 		length++
-	}
+	})
 	return tf, length, nil
 }
 

@@ -40,6 +40,9 @@ type Config struct {
 	// Feedback configures pseudo-relevance feedback (RM3, feedback.go);
 	// on by default.
 	Feedback Feedback
+	// Proximity configures term-proximity re-ranking (sequential
+	// dependence, proximity.go); off by default.
+	Proximity Proximity
 	// Store persists documents, chunks and the index; nil keeps the
 	// knowledge base in memory only.
 	Store Store
@@ -119,6 +122,7 @@ func New(cfg Config) (*KB, error) {
 		cfg.TitleBoost = 0.2
 	}
 	cfg.Feedback = cfg.Feedback.withDefaults()
+	cfg.Proximity = cfg.Proximity.withDefaults()
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = 2048
 	}

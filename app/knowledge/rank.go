@@ -118,23 +118,40 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 	if len(terms) == 0 {
 		return nil, nil
 	}
+	prox := kb.cfg.Proximity.on(len(terms))
+	depth := k
+	if prox {
+		depth = max(k, kb.cfg.Proximity.Depth)
+	}
+	var stats bodyStats
+	final := terms
 	fb := kb.cfg.Feedback
-	if !fb.on(len(terms)) {
-		return kb.rankTerms(ctx, idx, terms, k)
+	if fb.on(len(terms)) {
+		first, err := kb.rankTerms(ctx, idx, terms, fb.Docs, nil)
+		if err != nil || len(first) == 0 {
+			return first, err
+		}
+		if final, err = kb.expand(ctx, idx, terms, first); err != nil {
+			return nil, err
+		}
 	}
-	first, err := kb.rankTerms(ctx, idx, terms, fb.Docs)
-	if err != nil || len(first) == 0 {
-		return first, err
+	ranked, err := kb.rankTerms(ctx, idx, final, depth, &stats)
+	if err != nil || !prox {
+		return ranked, err
 	}
-	expanded, err := kb.expand(ctx, idx, terms, first)
-	if err != nil {
-		return nil, err
-	}
-	return kb.rankTerms(ctx, idx, expanded, k)
+	return kb.proximityRerank(ctx, terms, ranked, stats, k)
 }
 
-// rankTerms ranks documents for weighted terms.
-func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k int) ([]rankedDoc, error) {
+// bodyStats are the body field's statistics of one ranking: each term's
+// idf and the average chunk length.
+type bodyStats struct {
+	idf    map[string]float64
+	avgLen float64
+}
+
+// rankTerms ranks documents for weighted terms; stats, if not nil, gets
+// the body field's statistics.
+func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k int, stats *bodyStats) ([]rankedDoc, error) {
 	clauses := 0.0
 	for _, t := range terms {
 		clauses += t.weight
@@ -196,6 +213,10 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 		if avgLen <= 0 {
 			continue
 		}
+		if stats != nil && f.name == fieldBody {
+			stats.avgLen = avgLen
+			stats.idf = map[string]float64{}
+		}
 		clear(lenNorm[:])
 		for _, qt := range terms {
 			var df uint64
@@ -213,6 +234,9 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 			// bleve weighs each term query by its queryWeight (boost·idf,
 			// times a per-query constant), hence idf².
 			idf := math.Log(1 + (float64(docCount)-float64(df)+0.5)/(float64(df)+0.5))
+			if stats != nil && f.name == fieldBody {
+				stats.idf[qt.term] = idf
+			}
 			w := f.boost * idf * idf * qt.weight
 			m := qt.weight
 			for i := range segs {
