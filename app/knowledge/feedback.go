@@ -77,14 +77,15 @@ const maxFeedbackDF = 0.1
 
 // expand returns terms interpolated with the relevance model of the
 // feedback documents: both sides normalised to sum 1, then mixed as
-// OriginalWeight·query + (1−OriginalWeight)·model.
-func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDocs []rankedDoc) ([]queryTerm, error) {
+// OriginalWeight·query + (1−OriginalWeight)·model. ok is false when
+// no term was rare enough to add: the query stands as it is.
+func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDocs []rankedDoc) (expanded []queryTerm, ok bool, err error) {
 	fb := kb.cfg.Feedback
 	model := map[string]float64{}
 	for _, r := range fbDocs {
 		tf, length, err := kb.chunkTerms(ctx, r.docID, r.chunk)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if length == 0 {
 			continue
@@ -107,7 +108,7 @@ func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDoc
 	})
 	snap, err := idx.snapshot()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer snap.Close()
 	df, docs := docFreqs(snap)
@@ -122,6 +123,9 @@ func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDoc
 		}
 		kept = append(kept, c)
 		sum += c.weight
+	}
+	if len(kept) == 0 {
+		return terms, false, nil // nothing rare enough to add: the query stands
 	}
 	qsum := 0.0
 	for _, t := range terms {
@@ -141,7 +145,7 @@ func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDoc
 		}
 		out = append(out, queryTerm{c.term, w})
 	}
-	return out, nil
+	return out, true, nil
 }
 
 // chunkTerms analyses chunk n of document id as it was indexed (title,

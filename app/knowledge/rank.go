@@ -127,12 +127,20 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 	final := terms
 	fb := kb.cfg.Feedback
 	if fb.on(len(terms)) {
-		first, err := kb.rankTerms(ctx, idx, terms, fb.Docs, nil)
+		first, err := kb.rankTerms(ctx, idx, terms, max(depth, fb.Docs), &stats)
 		if err != nil || len(first) == 0 {
 			return first, err
 		}
-		if final, err = kb.expand(ctx, idx, terms, first); err != nil {
+		var expanded bool
+		if final, expanded, err = kb.expand(ctx, idx, terms, first[:min(fb.Docs, len(first))]); err != nil {
 			return nil, err
+		}
+		if !expanded {
+			// Nothing to expand with: the first ranking is the answer.
+			if !prox {
+				return first[:min(k, len(first))], nil
+			}
+			return kb.proximityRerank(ctx, terms, first, stats, k)
 		}
 	}
 	ranked, err := kb.rankTerms(ctx, idx, final, depth, &stats)
