@@ -92,8 +92,8 @@ func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDoc
 		}
 		// P(w|D)·score(D): Anserini weighs each document by its first-pass
 		// score, standing in for the query likelihood P(Q|D).
-		for t, n := range tf {
-			model[t] += float64(n) / float64(length) * r.score
+		for _, t := range tf {
+			model[t.Key] += float64(t.Freq) / float64(length) * r.score
 		}
 	}
 	cands := make([]queryTerm, 0, len(model))
@@ -149,19 +149,32 @@ func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDoc
 }
 
 // chunkTerms analyses chunk n of document id as it was indexed (title,
-// heading path, text) and returns its term frequencies and length.
-func (kb *KB) chunkTerms(ctx context.Context, id string, n int) (map[string]int, int, error) {
+// heading path, text) and returns its distinct terms with their
+// frequencies, and its length in terms.
+func (kb *KB) chunkTerms(ctx context.Context, id string, n int) ([]flatseg.Term, int, error) {
 	text, err := kb.chunkText(ctx, id, n)
 	if err != nil {
 		return nil, 0, err
 	}
-	tf := map[string]int{}
+	if ca, ok := kb.analyzer.(*cachingAnalyzer); ok {
+		// The indexing analysis: counts in an array, no map per chunk.
+		length, terms := ca.frequencies([]byte(text))
+		return terms, length, nil
+	}
+	at := map[string]int{}
+	var terms []flatseg.Term
 	length := 0
 	eachTerm(kb.analyzer, []byte(text), func(term string, _ int) {
-		tf[term]++
 		length++
+		i, ok := at[term]
+		if !ok {
+			i = len(terms)
+			at[term] = i
+			terms = append(terms, flatseg.Term{Key: term})
+		}
+		terms[i].Freq++
 	})
-	return tf, length, nil
+	return terms, length, nil
 }
 
 // docFreqs returns a function giving a term's document frequency in the
