@@ -18,7 +18,7 @@ import (
 // and helps most where plain BM25 is weakest: short queries that miss the
 // documents' own vocabulary. The constants are Anserini's defaults, not
 // tuned here: 10 feedback documents, 10 expansion terms, original query
-// weight 0.5; and like Anserini's RM3 (after Indri's) it skips candidate
+// weight 0.5; and like Anserini's RM3 it skips candidate
 // terms found in more than a tenth of all documents, which carry little
 // evidence and make the second ranking slow.
 //
@@ -37,8 +37,7 @@ type Feedback struct {
 	// most on short queries, which say least of what they look for (Xu and
 	// Croft, SIGIR 1996), while on long, specific queries it tends to
 	// drift: on SciFact (claims of about a dozen terms) RM3 on every query
-	// lowers nDCG@10 from 0.694 to 0.654, in line with the BEIR results
-	// for RM3 on long scientific queries.
+	// lowers nDCG@10 from 0.694 to 0.654.
 	MaxQueryTerms int
 	// Docs is how many top-ranked documents feed back (default 10).
 	Docs int
@@ -72,7 +71,7 @@ func (f Feedback) withDefaults() Feedback {
 }
 
 // maxFeedbackDF is the largest share of documents a feedback term may
-// appear in (Anserini's and Indri's RM3).
+// appear in (Anserini's RM3).
 const maxFeedbackDF = 0.1
 
 // expand returns terms interpolated with the relevance model of the
