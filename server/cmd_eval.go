@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"tinyrag/app/knowledge"
@@ -15,36 +17,75 @@ import (
 )
 
 func init() {
-	register("eval", "measure knowledge-base retrieval on a BEIR collection (nDCG@10, Recall@100, speed)", runEval)
+	register("eval", "measure knowledge-base retrieval on BEIR collections (nDCG@10, Recall@100, speed)", runEval)
 }
 
-// runEval indexes a BEIR collection with the browser's knowledge code and
+// runEval indexes BEIR collections with the browser's knowledge code and
 // prints retrieval quality and speed.
 func runEval(ctx context.Context, args []string) error {
 	return evalMain(ctx, args, os.Stdout, os.Stderr)
 }
 
+// collection is one BEIR collection to evaluate.
+type collection struct {
+	name                   string
+	corpus, queries, qrels string
+}
+
 func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tinyrag eval [flags] [BEIR-DIR ...]")
+		fmt.Fprintln(stderr, "Each BEIR-DIR holds corpus.jsonl, queries-test.jsonl (or queries.jsonl) and qrels-test.tsv (or qrels/test.tsv); --corpus, --queries and --qrels name one more collection file by file.")
+		fs.PrintDefaults()
+	}
 	corpus := fs.String("corpus", "", "corpus.jsonl (BEIR: {\"_id\",\"title\",\"text\"} per line)")
 	queries := fs.String("queries", "", "queries.jsonl (BEIR: {\"_id\",\"text\"} per line)")
 	qrels := fs.String("qrels", "", "qrels .tsv (query-id, corpus-id, score)")
+	runs := fs.String("runs", "", "write each query's top 100 to this file in TREC run format (with several collections: one file each, the collection's name before the extension)")
 	lang := fs.String("lang", "en", "knowledge-base language: en or de")
 	chunk := fs.Int("chunk-size", 0, "chunk size in bytes (0: the knowledge base default)")
 	overlap := fs.Int("chunk-overlap", 0, "chunk overlap in bytes (0: the default; -1: none)")
 	boost := fs.Float64("title-boost", 0, "title weight over body (0: the knowledge base default)")
+	rm3 := fs.Bool("rm3", true, "pseudo-relevance feedback (RM3) for short queries")
+	rm3Max := fs.Int("rm3-max-terms", 0, "RM3 only for queries of at most this many terms (0: the default, 3; -1: every query)")
+	prox := fs.Bool("proximity", false, "term-proximity re-ranking (sequential dependence model)")
+	proxDepth := fs.Int("proximity-depth", 0, "documents re-ranked by proximity (0: the default, 100)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of indexing and querying to this file")
-	if err := fs.Parse(args); err != nil {
-		return err
+	// Flags may follow the directories too.
+	var dirs []string
+	for rest := args; ; rest = fs.Args()[1:] {
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		dirs = append(dirs, fs.Arg(0))
 	}
-	if *corpus == "" || *queries == "" || *qrels == "" {
+	var cols []collection
+	if *corpus != "" || *queries != "" || *qrels != "" {
+		if *corpus == "" || *queries == "" || *qrels == "" {
+			fs.Usage()
+			return &exitError{code: 2, err: errors.New("--corpus, --queries and --qrels are all required together")}
+		}
+		cols = append(cols, collection{name: filepath.Base(filepath.Dir(*corpus)), corpus: *corpus, queries: *queries, qrels: *qrels})
+	}
+	for _, dir := range dirs {
+		c := beir.DirFiles(dir)
+		cols = append(cols, collection{name: filepath.Base(filepath.Clean(dir)), corpus: c[0], queries: c[1], qrels: c[2]})
+	}
+	// Run files are named after collections: make the names distinct.
+	seen := map[string]int{}
+	for i := range cols {
+		if seen[cols[i].name]++; seen[cols[i].name] > 1 {
+			cols[i].name = fmt.Sprintf("%s-%d", cols[i].name, seen[cols[i].name])
+		}
+	}
+	if len(cols) == 0 {
 		fs.Usage()
-		return &exitError{code: 2, err: errors.New("--corpus, --queries and --qrels are all required")}
-	}
-	set, err := beir.Load(*corpus, *queries, *qrels)
-	if err != nil {
-		return err
+		return &exitError{code: 2, err: errors.New("no collection: give BEIR directories or --corpus, --queries and --qrels")}
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -57,16 +98,81 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		defer pprof.StopCPUProfile()
 	}
-	rep, kb, err := beir.Run(ctx, knowledge.Config{Language: *lang, ChunkSize: *chunk, ChunkOverlap: *overlap, TitleBoost: *boost}, set)
-	if err != nil {
-		return err
+	cfg := knowledge.Config{Language: *lang, ChunkSize: *chunk, ChunkOverlap: *overlap, TitleBoost: *boost,
+		Feedback:  knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max},
+		Proximity: knowledge.Proximity{On: *prox, Depth: *proxDepth}}
+	var sumNDCG, sumRecall float64
+	for i, c := range cols {
+		rep, err := evalOne(ctx, cfg, c)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		if len(cols) > 1 {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "collection:         %s\n", c.name)
+		}
+		printReport(stdout, rep)
+		sumNDCG += rep.NDCG10
+		sumRecall += rep.Recall100
+		if *runs != "" {
+			path := *runs
+			if len(cols) > 1 {
+				path = runPath(*runs, c.name)
+			}
+			if err := writeRun(path, rep.Rankings, "tinyrag"); err != nil {
+				return err
+			}
+		}
 	}
-	defer kb.Close()
+	if len(cols) > 1 {
+		n := float64(len(cols))
+		fmt.Fprintf(stdout, "\nmean over %d collections: nDCG@10 %.4f, Recall@100 %.4f\n", len(cols), sumNDCG/n, sumRecall/n)
+	}
+	return nil
+}
+
+// evalOne loads, indexes and evaluates one collection.
+func evalOne(ctx context.Context, cfg knowledge.Config, c collection) (beir.Report, error) {
+	set, err := beir.Load(c.corpus, c.queries, c.qrels)
+	if err != nil {
+		return beir.Report{}, err
+	}
+	rep, kb, err := beir.Run(ctx, cfg, set)
+	if kb != nil {
+		kb.Close()
+	}
+	return rep, err
+}
+
+func printReport(w io.Writer, rep beir.Report) {
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	fmt.Fprintf(stdout, "documents indexed:  %d in %.2f s (%.0f docs/s)\n", rep.Docs, rep.IndexTime.Seconds(), rep.DocsPerSecond)
-	fmt.Fprintf(stdout, "queries evaluated:  %d\n", rep.Queries)
-	fmt.Fprintf(stdout, "nDCG@10:            %.4f\n", rep.NDCG10)
-	fmt.Fprintf(stdout, "Recall@100:         %.4f\n", rep.Recall100)
-	fmt.Fprintf(stdout, "query latency:      p50 %.2f ms, p95 %.2f ms\n", ms(rep.QueryP50), ms(rep.QueryP95))
+	fmt.Fprintf(w, "documents indexed:  %d in %.2f s (%.0f docs/s)\n", rep.Docs, rep.IndexTime.Seconds(), rep.DocsPerSecond)
+	fmt.Fprintf(w, "queries evaluated:  %d\n", rep.Queries)
+	fmt.Fprintf(w, "nDCG@10:            %.4f\n", rep.NDCG10)
+	fmt.Fprintf(w, "Recall@100:         %.4f\n", rep.Recall100)
+	fmt.Fprintf(w, "query latency:      p50 %.2f ms, p95 %.2f ms\n", ms(rep.QueryP50), ms(rep.QueryP95))
+}
+
+// runPath puts a collection's name before the extension of path:
+// runs.txt → runs.scifact.txt.
+func runPath(path, name string) string {
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "." + name + ext
+}
+
+func writeRun(path string, rankings []beir.Ranking, tag string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("runs: %w", err)
+	}
+	if err := beir.WriteRun(f, rankings, tag); err != nil {
+		f.Close()
+		return fmt.Errorf("runs %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("runs %s: %w", path, err)
+	}
 	return nil
 }

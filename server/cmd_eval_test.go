@@ -63,6 +63,8 @@ func TestEval_BadInvocationsFailClearly(t *testing.T) {
 		wantMsg  string
 	}{
 		{"missing flags", []string{"--corpus", good[1]}, 2, "required"},
+		{"no collection", nil, 2, "no collection"},
+		{"directory without corpus", []string{t.TempDir()}, 1, "corpus.jsonl"},
 		{"missing file", append(append([]string{}, good[:4]...), "--qrels", "/nonexistent/qrels.tsv"), 1, "nonexistent"},
 		{"unknown language", append(append([]string{}, good...), "--lang", "tlh"), 1, "unsupported language"},
 	}
@@ -82,5 +84,49 @@ func TestEval_BadInvocationsFailClearly(t *testing.T) {
 				t.Errorf("exit code %d, want %d", code, tt.wantCode)
 			}
 		})
+	}
+}
+
+func TestEval_SeveralCollectionsWriteOneTRECRunEach(t *testing.T) {
+	flags := writeBEIR(t)
+	dir := filepath.Dir(flags[1])
+	// The same collection once by files and once as a directory.
+	if err := os.Rename(filepath.Join(dir, "qrels.tsv"), filepath.Join(dir, "qrels-test.tsv")); err != nil {
+		t.Fatal(err)
+	}
+	flags[5] = filepath.Join(dir, "qrels-test.tsv")
+	runs := filepath.Join(t.TempDir(), "run.txt")
+	var out, errOut bytes.Buffer
+	args := append(append([]string{"--runs", runs}, flags...), dir)
+	if err := evalMain(context.Background(), args, &out, &errOut); err != nil {
+		t.Fatalf("eval: %v\n%s", err, errOut.String())
+	}
+	name := filepath.Base(dir)
+	for _, want := range []string{"collection:         " + name + "\n", "collection:         " + name + "-2\n",
+		"mean over 2 collections: nDCG@10 1.0000, Recall@100 1.0000\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, file := range []string{"run." + name + ".txt", "run." + name + "-2.txt"} {
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(runs), file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		// Every query's ranking, best first, in "qid Q0 doc rank score tag".
+		first := map[string]string{}
+		for _, l := range lines {
+			f := strings.Fields(l)
+			if len(f) != 6 || f[1] != "Q0" || f[5] != "tinyrag" {
+				t.Fatalf("%s: line %q is not a TREC run line", file, l)
+			}
+			if f[3] == "1" {
+				first[f[0]] = f[2]
+			}
+		}
+		if first["q1"] != "d1" || first["q2"] != "d2" {
+			t.Errorf("%s: top documents %v, want q1→d1, q2→d2", file, first)
+		}
 	}
 }

@@ -106,9 +106,15 @@ func chunkDocument(an analysis.Analyzer, title string, c *Chunk) *document.Docum
 	if title != "" && c.N == 0 {
 		d.AddField(textField(fieldTitle, title, an))
 	}
-	// The body carries the chunk's context (title and heading path) too:
-	// BM25 over one field holding everything ranks better than over the
-	// body alone; the title field adds weight on top.
+	d.AddField(textField(fieldBody, chunkBody(title, c), an))
+	return d
+}
+
+// chunkBody is the text indexed as a chunk's body. It carries the chunk's
+// context (title and heading path) too: BM25 over one field holding
+// everything ranks better than over the body alone; the title field adds
+// weight on top.
+func chunkBody(title string, c *Chunk) string {
 	body := c.Text
 	if c.Heading != "" {
 		body = c.Heading + "\n" + body
@@ -116,8 +122,7 @@ func chunkDocument(an analysis.Analyzer, title string, c *Chunk) *document.Docum
 	if title != "" {
 		body = title + "\n" + body
 	}
-	d.AddField(textField(fieldBody, body, an))
-	return d
+	return body
 }
 
 // textField is an indexed, unstored field analysed in one pass when the

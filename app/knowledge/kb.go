@@ -37,6 +37,12 @@ type Config struct {
 	// WASM: query p50 1.5 ms at 1024, 1.0 at 2048, 0.85 at 4096) but keep
 	// the page busy longer (about 0.25 s per 2048 chunks in WASM).
 	BatchSize int
+	// Feedback configures pseudo-relevance feedback (RM3, feedback.go);
+	// on by default.
+	Feedback Feedback
+	// Proximity configures term-proximity re-ranking (sequential
+	// dependence, proximity.go); off by default.
+	Proximity Proximity
 	// Store persists documents, chunks and the index; nil keeps the
 	// knowledge base in memory only.
 	Store Store
@@ -115,6 +121,8 @@ func New(cfg Config) (*KB, error) {
 	if cfg.TitleBoost <= 0 {
 		cfg.TitleBoost = 0.2
 	}
+	cfg.Feedback = cfg.Feedback.withDefaults()
+	cfg.Proximity = cfg.Proximity.withDefaults()
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = 2048
 	}

@@ -31,8 +31,8 @@ type accum struct {
 	body    []float64 // by global doc number (chunk)
 	title   []float64 // by global doc number (first chunks only)
 	field   []float64
-	matched []uint16
-	ftouch  []uint32 // doc numbers touched in the current field
+	matched []float64 // query weight matched, by global doc number
+	ftouch  []uint32  // doc numbers touched in the current field
 
 	// By document ordinal: best and runner-up chunk body scores and their
 	// chunk numbers, and the title bonus.
@@ -79,22 +79,28 @@ func (a *accum) clear() {
 	a.dtouch = a.dtouch[:0]
 }
 
-// queryTokens analyses q, counting repeated terms, as bleve's match query
-// does (each token is one clause).
-func (kb *KB) queryTokens(q string) (terms []string, mult []int, clauses int) {
+// queryTerm is one term of a query and its weight: how often the term
+// occurs in the query as typed (each token is one clause, as in bleve's
+// match query), or its share of an expanded query (feedback.go).
+type queryTerm struct {
+	term   string
+	weight float64
+}
+
+// queryTokens analyses q, counting repeated terms.
+func (kb *KB) queryTokens(q string) []queryTerm {
+	var terms []queryTerm
 	seen := map[string]int{}
 	for _, t := range kb.analyzer.Analyze([]byte(q)) {
 		s := string(t.Term)
 		if i, ok := seen[s]; ok {
-			mult[i]++
+			terms[i].weight++
 		} else {
 			seen[s] = len(terms)
-			terms = append(terms, s)
-			mult = append(mult, 1)
+			terms = append(terms, queryTerm{s, 1})
 		}
-		clauses++
 	}
-	return terms, mult, clauses
+	return terms
 }
 
 // sqrtTF caches √tf for small term frequencies, as bleve does.
@@ -106,11 +112,57 @@ var sqrtTF = func() (t [64]float64) {
 }()
 
 // rank returns the best k documents for q, best first, each with its best
-// chunk.
+// chunk; with feedback on, for the query expanded from a first ranking.
 func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]rankedDoc, error) {
-	terms, mult, clauses := kb.queryTokens(q)
-	if clauses == 0 {
+	terms := kb.queryTokens(q)
+	if len(terms) == 0 {
 		return nil, nil
+	}
+	prox := kb.cfg.Proximity.on(len(terms))
+	depth := k
+	if prox {
+		depth = max(k, kb.cfg.Proximity.Depth)
+	}
+	var stats bodyStats
+	final := terms
+	fb := kb.cfg.Feedback
+	if fb.on(len(terms)) {
+		first, err := kb.rankTerms(ctx, idx, terms, max(depth, fb.Docs), &stats)
+		if err != nil || len(first) == 0 {
+			return first, err
+		}
+		var expanded bool
+		if final, expanded, err = kb.expand(ctx, idx, terms, first[:min(fb.Docs, len(first))]); err != nil {
+			return nil, err
+		}
+		if !expanded {
+			// Nothing to expand with: the first ranking is the answer.
+			if !prox {
+				return first[:min(k, len(first))], nil
+			}
+			return kb.proximityRerank(ctx, terms, first, stats, k)
+		}
+	}
+	ranked, err := kb.rankTerms(ctx, idx, final, depth, &stats)
+	if err != nil || !prox {
+		return ranked, err
+	}
+	return kb.proximityRerank(ctx, terms, ranked, stats, k)
+}
+
+// bodyStats are the body field's statistics of one ranking: each term's
+// idf and the average chunk length.
+type bodyStats struct {
+	idf    map[string]float64
+	avgLen float64
+}
+
+// rankTerms ranks documents for weighted terms; stats, if not nil, gets
+// the body field's statistics.
+func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k int, stats *bodyStats) ([]rankedDoc, error) {
+	clauses := 0.0
+	for _, t := range terms {
+		clauses += t.weight
 	}
 	snap, err := idx.snapshot()
 	if err != nil {
@@ -169,11 +221,15 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 		if avgLen <= 0 {
 			continue
 		}
+		if stats != nil && f.name == fieldBody {
+			stats.avgLen = avgLen
+			stats.idf = map[string]float64{}
+		}
 		clear(lenNorm[:])
-		for ti, term := range terms {
+		for _, qt := range terms {
 			var df uint64
 			for i := range segs {
-				fp, err := postingsOf(live[i], f.name, term)
+				fp, err := postingsOf(live[i], f.name, qt.term)
 				if err != nil {
 					return nil, err
 				}
@@ -186,8 +242,11 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 			// bleve weighs each term query by its queryWeight (boost·idf,
 			// times a per-query constant), hence idf².
 			idf := math.Log(1 + (float64(docCount)-float64(df)+0.5)/(float64(df)+0.5))
-			w := f.boost * idf * idf * float64(mult[ti])
-			m := uint16(mult[ti])
+			if stats != nil && f.name == fieldBody {
+				stats.idf[qt.term] = idf
+			}
+			w := f.boost * idf * idf * qt.weight
+			m := qt.weight
 			for i := range segs {
 				fp, del := lists[i], deleted[i]
 				off := uint32(offsets[i])
@@ -223,7 +282,7 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 		// A field's score is scaled by the share of query clauses it
 		// matched (bleve's coord factor).
 		for _, n := range a.ftouch {
-			f.into[n] = a.field[n] * float64(a.matched[n]) / float64(clauses)
+			f.into[n] = a.field[n] * a.matched[n] / clauses
 			a.field[n], a.matched[n] = 0, 0
 		}
 		a.ftouch = a.ftouch[:0]

@@ -265,3 +265,36 @@ func nextWord(input []byte, i int) (start, end int, typ analysis.TokenType, ok b
 	}
 	return 0, 0, 0, false
 }
+
+// eachTerm calls fn with each term of input that the filters keep and its
+// position (1, 2, … over kept terms, as Analyze numbers them), without
+// building a token stream: ranking analyses chunk text again at query
+// time (feedback.go, proximity.go), where Analyze's allocations showed.
+func eachTerm(an analysis.Analyzer, input []byte, fn func(term string, pos int)) {
+	a, ok := an.(*cachingAnalyzer)
+	if !ok {
+		for _, t := range an.Analyze(input) {
+			fn(string(t.Term), t.Position)
+		}
+		return
+	}
+	pos := 0
+	for i := 0; ; {
+		start, end, typ, ok := nextWord(input, i)
+		if !ok {
+			return
+		}
+		i = end
+		a.mu.RLock()
+		e, hit := a.terms[string(input[start:end])]
+		a.mu.RUnlock()
+		if !hit {
+			e, _ = a.filter(input[start:end], start, end, typ)
+		}
+		if e.term == nil {
+			continue
+		}
+		pos++
+		fn(e.key, pos)
+	}
+}

@@ -48,12 +48,21 @@ func FormatPassages(ps []tool.Passage) string {
 	return b.String()
 }
 
+// queryAdvice is the tool's description in the system prompt. The model
+// writes every query itself, so asking it for the words a matching passage
+// would contain — not the user's question as asked — is query rewriting at
+// no query-time cost: word-matching ranking (rank.go) only finds what
+// shares words with the query, and users' questions are often short or
+// phrased in other words than their documents.
+const queryAdvice = "search the user's knowledge base (imported documents); returns numbered passages citing source#chunk. " +
+	"Write the query as the key words a matching passage would contain (names, technical terms, and other words for the user's words), not as a question"
+
 // NewTool returns the rag_knowledge tool searching r (usually a *KB).
 func NewTool(r tool.Retriever) tool.Tool {
 	return tool.Func{
 		ToolName: "rag_knowledge",
 		Elem:     tool.Query,
-		Desc:     "search the user's knowledge base (imported documents); returns numbered passages citing source#chunk",
+		Desc:     queryAdvice,
 		Fn: func(ctx context.Context, q string) (tool.Result, error) {
 			ps, err := r.Retrieve(ctx, q, ToolPassages)
 			if errors.Is(err, ErrEmptyQuery) {

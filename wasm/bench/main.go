@@ -39,6 +39,9 @@ func run() error {
 	warm := flag.Int("warmup", 500, "documents to index (and queries to run) untimed first, so V8's optimising compiler has compiled the hot code")
 	batch := flag.Int("batch", 0, "chunks per index batch (0: the knowledge base default)")
 	boost := flag.Float64("title-boost", 0, "title bonus weight (0: the knowledge base default)")
+	rm3 := flag.Bool("rm3", true, "pseudo-relevance feedback (RM3) for short queries")
+	rm3Max := flag.Int("rm3-max-terms", 0, "RM3 only for queries of at most this many terms (0: the default; -1: every query)")
+	prox := flag.Bool("proximity", false, "term-proximity re-ranking")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to this file (native runs)")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -63,7 +66,9 @@ func run() error {
 	// The browser's knowledge base always has a store; a MemStore stands
 	// in for IndexedDB so the snapshot work is part of the measurement.
 	store := knowledge.NewMemStore()
-	kb, err := knowledge.New(knowledge.Config{Store: store, TitleBoost: *boost, BatchSize: *batch})
+	cfg := knowledge.Config{Store: store, TitleBoost: *boost, BatchSize: *batch,
+		Feedback: knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max}, Proximity: knowledge.Proximity{On: *prox}}
+	kb, err := knowledge.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -96,7 +101,8 @@ func run() error {
 	}
 	start := time.Now()
 	cpu0 = cpuTime()
-	again, err := knowledge.Open(ctx, knowledge.Config{Store: store, TitleBoost: *boost})
+	cfg.BatchSize = 0
+	again, err := knowledge.Open(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("reload: %w", err)
 	}

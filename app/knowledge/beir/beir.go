@@ -156,6 +156,13 @@ func Load(corpus, queries, qrels string) (Set, error) {
 // LoadDir reads corpus.jsonl, queries-test.jsonl (or queries.jsonl) and
 // qrels-test.tsv (or qrels/test.tsv) from dir.
 func LoadDir(dir string) (Set, error) {
+	f := DirFiles(dir)
+	return Load(f[0], f[1], f[2])
+}
+
+// DirFiles names the corpus, queries and qrels files of the collection in
+// dir, as LoadDir picks them.
+func DirFiles(dir string) [3]string {
 	pick := func(names ...string) string {
 		for _, n := range names {
 			if _, err := os.Stat(dir + "/" + n); err == nil {
@@ -164,5 +171,5 @@ func LoadDir(dir string) (Set, error) {
 		}
 		return dir + "/" + names[0]
 	}
-	return Load(pick("corpus.jsonl"), pick("queries-test.jsonl", "queries.jsonl"), pick("qrels-test.tsv", "qrels/test.tsv"))
+	return [3]string{pick("corpus.jsonl"), pick("queries-test.jsonl", "queries.jsonl"), pick("qrels-test.tsv", "qrels/test.tsv")}
 }

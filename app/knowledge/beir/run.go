@@ -1,8 +1,10 @@
 package beir
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"tinyrag/app/knowledge"
@@ -17,6 +19,15 @@ type Report struct {
 	Recall100     float64
 	QueryP50      time.Duration
 	QueryP95      time.Duration
+	// Rankings are each evaluated query's results, in query order.
+	Rankings []Ranking
+}
+
+// Ranking is one query's ranked corpus ids with their scores, best first.
+type Ranking struct {
+	QueryID string
+	IDs     []string
+	Scores  []float64
 }
 
 // Index adds the corpus to kb as one import (title, text, corpus id as
@@ -50,9 +61,11 @@ func Evaluate(ctx context.Context, kb *knowledge.KB, s Set) (Report, error) {
 			return r, fmt.Errorf("beir: query %s: %w", q.ID, err)
 		}
 		ranking := make([]string, len(hits))
+		scores := make([]float64, len(hits))
 		for i, h := range hits {
-			ranking[i] = h.Source
+			ranking[i], scores[i] = h.Source, h.Score
 		}
+		r.Rankings = append(r.Rankings, Ranking{QueryID: q.ID, IDs: ranking, Scores: scores})
 		r.NDCG10 += NDCG(ranking, rel, 10)
 		r.Recall100 += Recall(ranking, rel, 100)
 		r.Queries++
@@ -86,4 +99,20 @@ func Run(ctx context.Context, cfg knowledge.Config, s Set) (Report, *knowledge.K
 		r.DocsPerSecond = float64(len(s.Corpus)) / took.Seconds()
 	}
 	return r, kb, err
+}
+
+// WriteRun writes rankings in the TREC run format trec_eval and
+// pytrec_eval read: "query-id Q0 corpus-id rank score tag" per line, ranks
+// from 1.
+func WriteRun(w io.Writer, rankings []Ranking, tag string) error {
+	bw := bufio.NewWriter(w)
+	for _, r := range rankings {
+		for i, id := range r.IDs {
+			fmt.Fprintf(bw, "%s Q0 %s %d %.6f %s\n", r.QueryID, id, i+1, r.Scores[i], tag)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("beir: write run: %w", err)
+	}
+	return nil
 }

@@ -936,6 +936,9 @@ func postingsAgree(t testing.TB, s *flatseg.Segment) {
 	for _, name := range s.Fields() {
 		it := dictionary(t, s, name).AutomatonIterator(nil, nil, nil)
 		for e, _ := it.Next(); e != nil; e, _ = it.Next() {
+			if df := s.DocFreq(name, e.Term); uint64(df) != e.Count {
+				t.Fatalf("%s:%s: DocFreq %d, dictionary count %d", name, e.Term, df, e.Count)
+			}
 			docs, freqs, lens := s.Postings(name, e.Term)
 			if len(docs) != len(freqs) || uint64(len(lens)) != s.Count() || uint64(len(docs)) != e.Count {
 				t.Fatalf("%s:%s: %d docs, %d freqs, %d lens, dictionary count %d for %d documents",
@@ -1001,6 +1004,9 @@ func TestSegment_Postings_GivesFieldLengthsByDocumentNumber(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(tc.lens) || len(lens) != 3 {
 			t.Errorf("Postings(%q, %q) lens %v (%v), want %v", tc.field, tc.term, got, lens, tc.lens)
 		}
+	}
+	if df, df2 := s.DocFreq("absent", "the"), s.DocFreq("body", "absent"); df != 0 || df2 != 0 {
+		t.Errorf("DocFreq of an absent field, term = %d, %d, want 0", df, df2)
 	}
 	if docs, freqs, lens := s.Postings("absent", "the"); docs != nil || freqs != nil || lens != nil {
 		t.Errorf("Postings of an absent field = %v %v %v, want all nil", docs, freqs, lens)

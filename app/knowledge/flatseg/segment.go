@@ -104,6 +104,22 @@ func (s *Segment) Postings(name, term string) (docs, freqs, lens []uint32) {
 	return docs, freqs, f.lens
 }
 
+// DocFreq is how many documents of the segment hold term in the named
+// field, deleted ones included, without decoding the postings: what a
+// ranker asks of many candidate terms (pseudo-relevance feedback) before
+// it reads the postings of a few.
+func (s *Segment) DocFreq(name, term string) int {
+	i := s.find(name)
+	if i < 0 {
+		return 0
+	}
+	t, ok := s.fields[i].lookup(term)
+	if !ok {
+		return 0
+	}
+	return s.fields[i].df(t)
+}
+
 // postingsOf returns term t's document numbers and frequencies.
 func (f *field) postingsOf(t int) (docs, freqs []uint32) {
 	if f.raw == nil {
