@@ -14,10 +14,12 @@ SCIFACT    ?= ../shared/data/scifact
 all: build
 
 # The browser bundles. The nanoGo worker gets its own wasm, loaded lazily,
-# so the main app.wasm never carries the interpreter.
+# so the main app.wasm never carries the interpreter. app.wasm is built in
+# the browser workspace (wasm/browser.work), which swaps zap for stand-ins.
+BROWSER_WORK := $(abspath wasm/browser.work)
 wasm:
 	@mkdir -p $(WEB_OUT)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/app.wasm ./wasm/app
+	GOWORK=$(BROWSER_WORK) GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/app.wasm ./wasm/app
 	@if [ -d wasm/nanogo ]; then \
 	  echo "GOOS=js GOARCH=wasm $(GO) build -o $(WEB_OUT)/nanogo.wasm ./wasm/nanogo"; \
 	  GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/nanogo.wasm ./wasm/nanogo; \
