@@ -13,13 +13,15 @@ SCIFACT    ?= ../shared/data/scifact
 
 all: build
 
-# The browser bundles. The nanoGo worker gets its own wasm, loaded lazily,
-# so the main app.wasm never carries the interpreter. app.wasm is built in
+# The browser bundles. The nanoGo worker and the file importers get their
+# own wasm, each loaded in a Web Worker on first use, so app.wasm carries
+# neither the interpreter nor the importers. app.wasm is built in
 # the browser workspace (wasm/browser.work), which swaps zap for stand-ins.
 BROWSER_WORK := $(abspath wasm/browser.work)
 wasm:
 	@mkdir -p $(WEB_OUT)
 	GOWORK=$(BROWSER_WORK) GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/app.wasm ./wasm/app
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/importer.wasm ./wasm/importer
 	@if [ -d wasm/nanogo ]; then \
 	  echo "GOOS=js GOARCH=wasm $(GO) build -o $(WEB_OUT)/nanogo.wasm ./wasm/nanogo"; \
 	  GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/nanogo.wasm ./wasm/nanogo; \
