@@ -9,7 +9,7 @@ WEB_OUT    := bin/web
 DIST       := server/dist/web
 SCIFACT    ?= ../shared/data/scifact
 
-.PHONY: all build wasm run test test-native test-wasm test-e2e e2e-deps size bench bench-wasm bench-reload screenshots fuzz clean
+.PHONY: all build wasm run test test-native test-wasm test-e2e e2e-deps size bench bench-wasm bench-reload bench-cold screenshots fuzz clean
 
 all: build
 
@@ -74,6 +74,12 @@ bench-wasm:
 # until the knowledge base is searchable again (issue 4's reload target).
 bench-reload: build e2e-deps
 	TINYRAG_E2E=1 TINYRAG_BENCH_SCIFACT=$(abspath $(SCIFACT)) $(GO) test -count=1 -run BenchReload -v ./server/e2e/ | grep -E '^(browser_import|--- |ok|FAIL)'
+
+# A first visit in headless Chromium with a fresh profile, the network
+# throttled to 10 and 50 Mbit/s (40 ms RTT): bytes, composer visible, app
+# ready, first knowledge search. A measurement that prints a table.
+bench-cold: build e2e-deps
+	TINYRAG_E2E=1 TINYRAG_BENCH_COLD=1 $(GO) test -count=1 -run BenchCold -v -timeout 20m ./server/e2e/ | grep -E '^(bench-cold|\||--- |ok|FAIL)'
 
 screenshots: build e2e-deps
 	TINYRAG_E2E=1 $(GO) test -count=1 -run 'Screenshot|Mount' ./server/e2e/
