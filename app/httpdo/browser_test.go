@@ -76,6 +76,9 @@ func endpoints() http.Handler {
 		default:
 		}
 	})
+	mux.HandleFunc("/x/moved", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/x/echo", http.StatusFound)
+	})
 	mux.HandleFunc("/x/echo", func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		w.Header().Set("X-Reply", "method="+r.Method+" test="+r.Header.Get("X-Test")+" type="+r.Header.Get("Content-Type"))

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"syscall/js"
@@ -83,6 +84,14 @@ func (Fetch) Do(req *http.Request) (*http.Response, error) {
 		Header:        http.Header{},
 		ContentLength: -1,
 		Request:       req,
+	}
+	if res.Get("redirected").Bool() {
+		// As net/http does: the response's Request is the one that
+		// answered, after redirects.
+		if u, err := url.Parse(res.Get("url").String()); err == nil {
+			resp.Request = req.Clone(ctx)
+			resp.Request.URL = u
+		}
 	}
 	it := res.Get("headers").Call("entries")
 	for {

@@ -131,6 +131,15 @@ func TestFetch_SendsMethodHeadersAndBodyAndReturnsAnyStatus(t *testing.T) {
 	}
 }
 
+func TestFetch_FollowsRedirectsAndSaysWhereItEnded(t *testing.T) {
+	o := origin(t)
+	resp := get(t, context.Background(), o+"/x/moved")
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusTeapot || resp.Request.URL.Path != "/x/echo" {
+		t.Errorf("after the redirect: status %d at %s, want 418 at /x/echo", resp.StatusCode, resp.Request.URL)
+	}
+}
+
 func TestFetch_UnreachableServerIsAnError(t *testing.T) {
 	origin(t)
 	req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1:9/", nil)
