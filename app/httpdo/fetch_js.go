@@ -89,8 +89,9 @@ func (Fetch) Do(req *http.Request) (*http.Response, error) {
 		// As net/http does: the response's Request is the one that
 		// answered, after redirects.
 		if u, err := url.Parse(res.Get("url").String()); err == nil {
-			resp.Request = req.Clone(ctx)
-			resp.Request.URL = u
+			after := *req // a shallow copy: only the URL differs
+			after.URL = u
+			resp.Request = &after
 		}
 	}
 	it := res.Get("headers").Call("entries")
