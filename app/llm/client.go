@@ -11,13 +11,15 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+
+	"tinyrag/app/httpdo"
 )
 
 // Client talks to one OpenAI-compatible endpoint. It is safe for concurrent
 // use. The zero value is not usable; call NewClient.
 type Client struct {
 	base    string
-	hc      *http.Client
+	hc      httpdo.Doer
 	apiKey  string
 	headers http.Header
 }
@@ -30,9 +32,10 @@ type Option func(*Client)
 // on the server, so the browser app leaves it empty.
 func WithAPIKey(key string) Option { return func(c *Client) { c.apiKey = key } }
 
-// WithHTTPClient replaces http.DefaultClient. Its Timeout, if any, covers the
+// WithHTTPClient replaces the default client (http.DefaultClient natively,
+// fetch() in the browser). An *http.Client's Timeout, if any, covers the
 // whole streamed reply, so long answers need none: cancel the context instead.
-func WithHTTPClient(hc *http.Client) Option {
+func WithHTTPClient(hc httpdo.Doer) Option {
 	return func(c *Client) {
 		if hc != nil {
 			c.hc = hc
@@ -51,7 +54,7 @@ func WithHeader(k, v string) Option { return func(c *Client) { c.headers.Add(k, 
 func NewClient(baseURL string, opts ...Option) *Client {
 	c := &Client{
 		base:    strings.TrimRight(strings.TrimSpace(baseURL), "/"),
-		hc:      http.DefaultClient,
+		hc:      httpdo.Or(nil),
 		headers: http.Header{},
 	}
 	for _, o := range opts {

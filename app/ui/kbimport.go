@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"tinyrag/app/knowledge"
-	"tinyrag/app/knowledge/importer"
+	"tinyrag/app/knowledge/importrun"
 	"tinyrag/app/web"
 )
 
@@ -24,22 +24,18 @@ func fileInputs(files []fileData) ([]knowledge.Input, []string) {
 			skipped = append(skipped, f.Name+": "+f.Err)
 			continue
 		}
-		doc, err := importer.Import(f.Name, f.Data)
+		in, err := importrun.File(context.Background(), f.Name, f.Data)
 		if err != nil {
 			skipped = append(skipped, f.Name+": "+err.Error())
 			continue
 		}
-		if strings.TrimSpace(doc.Text) == "" {
+		if strings.TrimSpace(in.Text) == "" {
 			skipped = append(skipped, f.Name+": no text in it")
 			continue
 		}
-		ins = append(ins, docInput(doc))
+		ins = append(ins, in)
 	}
 	return ins, skipped
-}
-
-func docInput(d importer.Document) knowledge.Input {
-	return knowledge.Input{Title: d.Title, Source: d.Source, Type: d.Type, Language: d.Language, Text: d.Text}
 }
 
 // ErrEmptyText is returned when pasted text is blank.
@@ -57,7 +53,7 @@ func pastedInput(title, text string, now time.Time) (knowledge.Input, error) {
 		first, _, _ := strings.Cut(text, "\n")
 		title = clip(strings.TrimLeft(first, "# "), 60)
 	}
-	return knowledge.Input{Title: title, Source: "pasted:" + now.UTC().Format("20060102T150405.000"), Type: importer.TypeText, Text: text}, nil
+	return knowledge.Input{Title: title, Source: "pasted:" + now.UTC().Format("20060102T150405.000"), Type: "text", Text: text}, nil
 }
 
 // urlInput imports a web address through the server proxy. The proxy
@@ -73,14 +69,13 @@ func urlInput(ctx context.Context, f web.RawFetcher, raw string) (knowledge.Inpu
 	if err != nil {
 		return knowledge.Input{}, err
 	}
-	doc, err := importer.FromFetched(res.URL, res.ContentType, res.Body)
+	in, err := importrun.Fetched(ctx, res.URL, res.ContentType, res.Body)
 	if err != nil {
 		return knowledge.Input{}, fmt.Errorf("importing %s: %w", raw, err)
 	}
-	if strings.TrimSpace(doc.Text) == "" {
+	if strings.TrimSpace(in.Text) == "" {
 		return knowledge.Input{}, fmt.Errorf("%s has no readable text", raw)
 	}
-	in := docInput(doc)
 	// The address typed is the source, so importing it again replaces it;
 	// "url" marks it as one the list can fetch again.
 	in.Source, in.Type = raw, "url"

@@ -313,9 +313,12 @@ func (s *Shell) onPick(ctx app.Context, e app.Event) {
 	if !list.Truthy() || list.Length() == 0 || s.kn.importing {
 		return
 	}
+	// The files are read later, off the UI goroutine, after the Defer
+	// below has emptied the input, which empties its live FileList too:
+	// keep them in an array of their own.
+	files := app.Window().Get("Array").Call("from", list)
 	s.importFiles(func() []fileData {
-		fs := readFileList(list)
-		return fs
+		return readFileList(files)
 	})
 	// Picking the same file again must fire change again.
 	ctx.Defer(func(app.Context) { el.Set("value", "") })

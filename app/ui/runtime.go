@@ -3,13 +3,13 @@ package ui
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"unicode/utf8"
 
 	"tinyrag/app/calc"
 	"tinyrag/app/chats"
 	"tinyrag/app/engine"
+	"tinyrag/app/httpdo"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/llm"
 	"tinyrag/app/nanogo"
@@ -39,9 +39,9 @@ type Runtime struct {
 	// Origin is the page's origin (http://host:port); the proxies live
 	// under it.
 	Origin string
-	// HTTP makes the app's requests (nil: http.DefaultClient, fetch() in
-	// the browser).
-	HTTP *http.Client
+	// HTTP makes the app's requests (nil: fetch() in the browser,
+	// http.DefaultClient natively).
+	HTTP httpdo.Doer
 	// Server is what the server's /api/config said it offers; nil until
 	// it answered (the web tools then assume the defaults).
 	Server *web.ServerConfig

@@ -2,10 +2,10 @@ package web
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strings"
 
+	"tinyrag/app/httpdo"
 	"tinyrag/app/tool"
 )
 
@@ -29,7 +29,7 @@ type ServerConfig struct {
 }
 
 // LoadServerConfig asks the server at origin what it offers.
-func LoadServerConfig(ctx context.Context, c *http.Client, origin string) (ServerConfig, error) {
+func LoadServerConfig(ctx context.Context, c httpdo.Doer, origin string) (ServerConfig, error) {
 	var sc ServerConfig
 	err := proxyGet(ctx, c, strings.TrimRight(origin, "/")+"/api/config", &sc)
 	return sc, err
@@ -39,7 +39,7 @@ func LoadServerConfig(ctx context.Context, c *http.Client, origin string) (Serve
 // url_fetch and websearch through the server at origin, wikipedia directly
 // (Wikipedia allows CORS) unless the server names another wiki, which is
 // then reached through the server's fetch proxy.
-func BrowserTools(origin string, sc ServerConfig, c *http.Client) []tool.Tool {
+func BrowserTools(origin string, sc ServerConfig, c httpdo.Doer) []tool.Tool {
 	origin = strings.TrimRight(origin, "/")
 	wiki := WikiConfig{Base: sc.Wikipedia.Base, Lang: sc.Wikipedia.Lang, Client: c}
 	if wiki.Base != "" && !isWikipedia(wiki.Base) {

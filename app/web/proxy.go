@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"tinyrag/app/httpdo"
 )
 
 // maxProxyReply bounds what we read from our own server's /api replies; the
@@ -21,7 +23,7 @@ type ProxyFetcher struct {
 	// Base is the server's origin, e.g. "http://127.0.0.1:8080" (in the
 	// browser: the page's own origin).
 	Base   string
-	Client *http.Client // nil: http.DefaultClient (fetch() under wasm)
+	Client httpdo.Doer // nil: httpdo's default (fetch() in the browser)
 }
 
 // Fetch implements Fetcher.
@@ -53,8 +55,8 @@ func (p ProxyFetcher) FetchRaw(ctx context.Context, rawURL string) (Raw, error) 
 
 // ProxySearcher searches through the tinyRAG server's /api/search.
 type ProxySearcher struct {
-	Base   string       // the server's origin, as for ProxyFetcher
-	Client *http.Client // nil: http.DefaultClient
+	Base   string      // the server's origin, as for ProxyFetcher
+	Client httpdo.Doer // nil: httpdo's default
 }
 
 // Search implements Searcher.
@@ -74,7 +76,7 @@ func (p ProxySearcher) Search(ctx context.Context, query string, n int) ([]Hit, 
 
 // proxyGet GETs a tinyRAG /api URL and decodes its JSON reply, turning the
 // server's {"error":…} replies into Go errors.
-func proxyGet(ctx context.Context, c *http.Client, u string, out any) error {
+func proxyGet(ctx context.Context, c httpdo.Doer, u string, out any) error {
 	_, body, err := proxyDo(ctx, c, u, "application/json", maxProxyReply)
 	if err != nil {
 		return err
@@ -88,16 +90,13 @@ func proxyGet(ctx context.Context, c *http.Client, u string, out any) error {
 // proxyDo GETs a tinyRAG /api URL and returns the headers and body of a 200
 // reply, at most max bytes of it (more is ErrTooLarge); any other status
 // becomes the server's error.
-func proxyDo(ctx context.Context, c *http.Client, u, accept string, max int64) (http.Header, []byte, error) {
-	if c == nil {
-		c = http.DefaultClient
-	}
+func proxyDo(ctx context.Context, c httpdo.Doer, u, accept string, max int64) (http.Header, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	req.Header.Set("Accept", accept)
-	resp, err := c.Do(req)
+	resp, err := httpdo.Or(c).Do(req)
 	if err != nil {
 		return nil, nil, fmt.Errorf("tinyRAG server unreachable: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode"
 
+	"tinyrag/app/httpdo"
 	"tinyrag/app/tool"
 )
 
@@ -23,9 +24,9 @@ type WikiConfig struct {
 	Base string
 	// Lang is the Wikipedia language edition; empty means "en".
 	Lang string
-	// Client makes the requests (nil: http.DefaultClient, which is fetch()
+	// Client makes the requests (nil: httpdo's default, which is fetch()
 	// in the browser — Wikipedia allows CORS with origin=*).
-	Client *http.Client
+	Client httpdo.Doer
 	// Proxy, when set, is the tinyRAG server origin whose /api/fetch is used
 	// instead of asking the wiki directly: for wikis without CORS.
 	Proxy string
@@ -102,10 +103,6 @@ func (c WikiConfig) call(ctx context.Context, params url.Values, out any) error 
 }
 
 func (c WikiConfig) get(ctx context.Context, u string) ([]byte, error) {
-	client := c.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
@@ -115,7 +112,7 @@ func (c WikiConfig) get(ctx context.Context, u string) ([]byte, error) {
 		// forbid setting this header, so only the native build does.
 		req.Header.Set("User-Agent", "tinyRAG/1 (self-hosted retrieval assistant)")
 	}
-	resp, err := client.Do(req)
+	resp, err := httpdo.Or(c.Client).Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("wikipedia unreachable: %w", err)
 	}

@@ -140,6 +140,9 @@ type Tests struct {
 	// QuotaBytes, if set, is the storage quota of the page's origin, so
 	// tests can see what the app does when the browser's storage is full.
 	QuotaBytes float64
+	// Handler, if set, serves /x/ on the page's origin: endpoints and
+	// files the wasm tests fetch (loopback only, like the page).
+	Handler http.Handler
 }
 
 // RunTests builds the package's tests for js/wasm and runs them in a fresh
@@ -168,6 +171,9 @@ func RunTests(t *testing.T, tc Tests) {
 		w.Header().Set("Content-Type", "application/wasm")
 		http.ServeFile(w, r, bin)
 	})
+	if tc.Handler != nil {
+		mux.Handle("/x/", tc.Handler)
+	}
 	srv := httptest.NewServer(mux) // 127.0.0.1 only
 	defer srv.Close()
 

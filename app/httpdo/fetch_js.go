@@ -1,0 +1,214 @@
+//go:build js && wasm
+
+package httpdo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"syscall/js"
+)
+
+// Default is the client used where none is given: fetch() in the
+// browser. Tests that run in Node, whose js/wasm port has an in-process
+// network for httptest but whose fetch() cannot reach it, set it to
+// http.DefaultClient.
+var Default Doer = Fetch{}
+
+// Fetch sends requests with the browser's fetch(). Response bodies are read
+// from the response's ReadableStream as they arrive, so an event stream is
+// seen chunk by chunk; cancelling the request's context aborts the request
+// (an AbortController), also while its body is being read.
+//
+// Like every browser request it follows redirects by itself, sends cookies
+// only to the page's own origin, and cannot set headers the browser forbids
+// (User-Agent, …).
+type Fetch struct{}
+
+// Do implements Doer.
+func (Fetch) Do(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	if err := ctx.Err(); err != nil {
+		closeBody(req)
+		return nil, err
+	}
+	opt := js.Global().Get("Object").New()
+	opt.Set("method", req.Method)
+	headers := js.Global().Get("Headers").New()
+	for k, vs := range req.Header {
+		for _, v := range vs {
+			headers.Call("append", k, v)
+		}
+	}
+	opt.Set("headers", headers)
+	if req.Body != nil {
+		// fetch() streams request bodies only over HTTP/2 with an opt-in;
+		// ours are small JSON documents.
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading the request body: %w", err)
+		}
+		if len(b) > 0 {
+			buf := js.Global().Get("Uint8Array").New(len(b))
+			js.CopyBytesToJS(buf, b)
+			opt.Set("body", buf)
+		}
+	}
+	ac := js.Global().Get("AbortController").New()
+	opt.Set("signal", ac.Get("signal"))
+	// From here on the context aborts the request, its body included; the
+	// body's Close releases this.
+	stop := context.AfterFunc(ctx, func() { ac.Call("abort") })
+
+	res, err := await(js.Global().Call("fetch", req.URL.String(), opt))
+	if err != nil {
+		stop()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("fetch %s: %w", req.URL.Redacted(), err)
+	}
+	code := res.Get("status").Int()
+	resp := &http.Response{
+		Status:        strconv.Itoa(code) + " " + http.StatusText(code),
+		StatusCode:    code,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        http.Header{},
+		ContentLength: -1,
+		Request:       req,
+	}
+	if res.Get("redirected").Bool() {
+		// As net/http does: the response's Request is the one that
+		// answered, after redirects.
+		if u, err := url.Parse(res.Get("url").String()); err == nil {
+			after := *req // a shallow copy: only the URL differs
+			after.URL = u
+			resp.Request = &after
+		}
+	}
+	it := res.Get("headers").Call("entries")
+	for {
+		n := it.Call("next")
+		if n.Get("done").Bool() {
+			break
+		}
+		kv := n.Get("value")
+		resp.Header.Add(kv.Index(0).String(), kv.Index(1).String())
+	}
+	if enc := resp.Header.Get("Content-Encoding"); enc != "" {
+		// The browser has decoded the body already; its length is not
+		// the header's.
+		resp.Header.Del("Content-Encoding")
+		resp.Header.Del("Content-Length")
+		resp.Uncompressed = true
+	} else if n, err := strconv.ParseInt(resp.Header.Get("Content-Length"), 10, 64); err == nil && n >= 0 {
+		resp.ContentLength = n
+	}
+	body := &streamBody{ctx: ctx, stop: stop}
+	if b := res.Get("body"); !b.IsNull() && !b.IsUndefined() {
+		body.reader = b.Call("getReader")
+	} else {
+		body.err = io.EOF // a 204, a HEAD reply: no body at all
+	}
+	resp.Body = body
+	return resp, nil
+}
+
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+}
+
+// streamBody reads a fetch() response's ReadableStream.
+type streamBody struct {
+	ctx     context.Context
+	stop    func() bool
+	reader  js.Value
+	pending []byte
+	err     error // sticky
+	once    sync.Once
+}
+
+func (b *streamBody) Read(p []byte) (int, error) {
+	for len(b.pending) == 0 {
+		if b.err != nil {
+			return 0, b.err
+		}
+		chunk, err := await(b.reader.Call("read"))
+		switch {
+		case err != nil && b.ctx.Err() != nil:
+			b.err = fmt.Errorf("reading the reply: %w", b.ctx.Err())
+		case err != nil:
+			b.err = fmt.Errorf("reading the reply: %w", err)
+		case chunk.Get("done").Bool():
+			b.err = io.EOF
+		default:
+			v := chunk.Get("value")
+			b.pending = make([]byte, v.Get("byteLength").Int())
+			js.CopyBytesToGo(b.pending, v)
+		}
+	}
+	n := copy(p, b.pending)
+	b.pending = b.pending[n:]
+	return n, nil
+}
+
+// Close cancels the rest of the body; a Read blocked on it returns.
+func (b *streamBody) Close() error {
+	b.once.Do(func() {
+		b.stop()
+		if b.err == nil {
+			b.err = errors.New("reading the reply: body closed")
+		}
+		if !b.reader.IsUndefined() {
+			b.reader.Call("cancel")
+		}
+	})
+	return nil
+}
+
+// await waits for a promise without blocking the page: the goroutine
+// sleeps, the browser's event loop runs.
+func await(p js.Value) (js.Value, error) {
+	type result struct {
+		v   js.Value
+		err error
+	}
+	ch := make(chan result, 1)
+	var ok, fail js.Func
+	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- result{v: args[0]}
+		return nil
+	})
+	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- result{err: jsError(args[0])}
+		return nil
+	})
+	p.Call("then", ok, fail)
+	r := <-ch
+	ok.Release()
+	fail.Release()
+	return r.v, r.err
+}
+
+// jsError turns a rejection reason into an error with the browser's
+// message ("TypeError: Failed to fetch", "AbortError: …").
+func jsError(v js.Value) error {
+	if v.Type() == js.TypeObject {
+		msg := v.Call("toString").String()
+		if c := v.Get("cause"); c.Type() == js.TypeObject || c.Type() == js.TypeString {
+			msg += ": " + c.Call("toString").String()
+		}
+		return errors.New(msg)
+	}
+	return errors.New(v.String())
+}

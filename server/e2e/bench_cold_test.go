@@ -1,0 +1,256 @@
+package e2e
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// TestBenchCold_FirstVisit measures a first visit: a fresh browser profile,
+// the network throttled through the DevTools protocol, and the app loaded
+// from the server — the case a static-site visitor or an embed user meets.
+// It is a measurement, not a pass/fail timing: it runs only with
+// TINYRAG_BENCH_COLD=1 (make bench-cold) and prints a table.
+//
+// Per run: bytes the page transferred (DevTools: every response's encoded
+// length, dedicated workers included) and all bytes the server sent through
+// a counting proxy (this includes the service worker's install-time
+// downloads, which page throttling does not slow down); the time from
+// navigation until the composer is visible and until the shell reports
+// data-ready="true"; then a small knowledge set is loaded (see
+// coldKnowledge) and the time from typing a query in the knowledge panel to
+// the first highlighted hit.
+func TestBenchCold_FirstVisit(t *testing.T) {
+	if os.Getenv("TINYRAG_BENCH_COLD") != "1" {
+		t.Skip("set TINYRAG_BENCH_COLD=1 (make bench-cold)")
+	}
+	runs := 3
+	if n, err := fmt.Sscan(os.Getenv("TINYRAG_BENCH_RUNS"), &runs); n != 1 || err != nil || runs < 1 {
+		runs = 3
+	}
+	llm := newScriptedLLM(t, appScripts())
+	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
+	docs := coldKnowledgeFiles(t)
+
+	type speed struct {
+		name string
+		mbit float64
+	}
+	var rows []string
+	for _, sp := range []speed{{"10 Mbit/s", 10}, {"50 Mbit/s", 50}} {
+		var res []coldRun
+		for i := 0; i < runs; i++ {
+			r := coldVisit(t, srv, sp.mbit, docs)
+			t.Logf("%s run %d: %+v", sp.name, i+1, r)
+			res = append(res, r)
+		}
+		m := medianRun(res)
+		rows = append(rows, fmt.Sprintf("| %s, 40 ms RTT | %.2f MB | %.2f MB | %.2f s | %.2f s | %.2f s (%.2f MB) | %d ms |",
+			sp.name, mb(m.pageBytes), mb(m.wireBytes), m.composer.Seconds(), m.ready.Seconds(), m.load.Seconds(), mb(m.loadBytes), m.search.Milliseconds()))
+	}
+	table := "| network | page bytes to ready | server bytes to ready | composer visible | app ready | knowledge set loaded (server bytes) | first search result |\n| --- | --- | --- | --- | --- | --- | --- |\n" + strings.Join(rows, "\n")
+	fmt.Printf("bench-cold: median of %d runs each, fresh profile per run\n%s\n", runs, table)
+	t.Log("\n" + table)
+}
+
+// coldRun is one first visit's figures.
+type coldRun struct {
+	pageBytes, wireBytes int64         // until ready
+	composer, ready      time.Duration // after navigation
+	load                 time.Duration // loading the knowledge set
+	loadBytes            int64         // server bytes that took
+	search               time.Duration // typing the query to the first hit
+}
+
+func mb(n int64) float64 { return float64(n) / 1e6 }
+
+// medianRun takes each figure's median on its own.
+func medianRun(rs []coldRun) coldRun {
+	med := func(f func(coldRun) int64) int64 {
+		v := make([]int64, len(rs))
+		for i, r := range rs {
+			v[i] = f(r)
+		}
+		sort.Slice(v, func(i, j int) bool { return v[i] < v[j] })
+		return v[len(v)/2]
+	}
+	d := func(f func(coldRun) time.Duration) time.Duration {
+		return time.Duration(med(func(r coldRun) int64 { return int64(f(r)) }))
+	}
+	return coldRun{
+		pageBytes: med(func(r coldRun) int64 { return r.pageBytes }),
+		wireBytes: med(func(r coldRun) int64 { return r.wireBytes }),
+		composer:  d(func(r coldRun) time.Duration { return r.composer }),
+		ready:     d(func(r coldRun) time.Duration { return r.ready }),
+		load:      d(func(r coldRun) time.Duration { return r.load }),
+		loadBytes: med(func(r coldRun) int64 { return r.loadBytes }),
+		search:    d(func(r coldRun) time.Duration { return r.search }),
+	}
+}
+
+// coldMarks records, in the page, when things first happen, in
+// milliseconds after navigation (performance.now()): polling from Go would
+// add its own interval to every figure.
+const coldMarks = `(() => {
+  const marks = window.__cold = {};
+  const seen = (el) => el && el.checkVisibility && el.checkVisibility();
+  const check = () => {
+    const now = performance.now();
+    if (!marks.composer && seen(document.getElementById("chat-input")) && !seen(document.getElementById("app-wasm-loader"))) marks.composer = now;
+    const shell = document.getElementById("shell");
+    if (!marks.ready && shell && shell.dataset.ready === "true") marks.ready = now;
+    if (marks.searchStart && !marks.firstHit && document.querySelector("#panel-knowledge mark")) marks.firstHit = now;
+  };
+  new MutationObserver(check).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+})();`
+
+func coldVisit(t *testing.T, srv *server, mbit float64, docs []string) coldRun {
+	t.Helper()
+	proxy := newCountingProxy(t, strings.TrimPrefix(srv.URL, "http://"))
+	b := newBrowser(t, 1280, 800)
+	var pageBytes atomic.Int64
+	if err := chromedp.Listen(b.ctx, func(ev any) {
+		if e, ok := ev.(*network.EventLoadingFinished); ok {
+			pageBytes.Add(int64(e.EncodedDataLength))
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	bps := mbit * 1e6 / 8
+	if _, err := chromedp.Call(b.ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(b.ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+		MatchedNetworkConditions: []*network.Conditions{{Latency: 40, DownloadThroughput: bps, UploadThroughput: bps}},
+	}); err != nil {
+		t.Fatalf("throttling the network: %v", err)
+	}
+	if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: coldMarks}); err != nil {
+		t.Fatal(err)
+	}
+	b.do(t, 2*time.Minute, "first visit until ready",
+		chromedp.Navigate(proxy.url+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`#shell[data-ready="true"]`)),
+	)
+	var r coldRun
+	r.pageBytes, r.wireBytes = pageBytes.Load(), proxy.sent.Load()
+	ms := func(name string) time.Duration {
+		return time.Duration(eval[float64](t, b, "window.__cold."+name+" || 0") * float64(time.Millisecond))
+	}
+	r.composer, r.ready = ms("composer"), ms("ready")
+	if os.Getenv("TINYRAG_BENCH_TRACE") == "1" {
+		t.Logf("resources:\n%s", eval[string](t, b, `performance.getEntries().map(e => [e.entryType, e.name.replace(location.origin, ""), Math.round(e.startTime), Math.round(e.responseStart||0), Math.round(e.responseEnd||e.duration||0), e.transferSize||""].join(" ")).join("\n")`))
+	}
+
+	// The importer worker's requests are not the page's in DevTools, so
+	// the knowledge step's bytes are counted at the proxy.
+	start, before := time.Now(), proxy.sent.Load()
+	coldKnowledge(t, b, docs)
+	r.load, r.loadBytes = time.Since(start), proxy.sent.Load()-before
+
+	eval[bool](t, b, `(window.__cold.searchStart = performance.now(), true)`)
+	b.do(t, 10*time.Second, "search", chromedp.Click(chromedp.ID("kb-search")), chromedp.SendKeys(chromedp.ID("kb-search"), "lighthouse keeper"))
+	waitJS(t, b, 20*time.Second, "first search hit", `window.__cold.firstHit`)
+	r.search = ms("firstHit") - ms("searchStart")
+	return r
+}
+
+// coldKnowledgeFiles writes the small knowledge set: eight short Markdown
+// notes, one of them about what the benchmark searches for.
+func coldKnowledgeFiles(t *testing.T) []string {
+	t.Helper()
+	dir := t.TempDir()
+	topics := []string{"kettles", "bicycles", "tides", "orchards", "printing presses", "glaciers", "violins", "lighthouses"}
+	var out []string
+	for i, topic := range topics {
+		var s strings.Builder
+		fmt.Fprintf(&s, "# Notes on %s\n\n", topic)
+		for p := 0; p < 12; p++ {
+			fmt.Fprintf(&s, "Paragraph %d about %s: how %s are made, kept and repaired, and who depends on them day to day.\n\n", p+1, topic, topic)
+		}
+		if topic == "lighthouses" {
+			s.WriteString("## The keeper\n\nA lighthouse keeper trimmed the wick, wound the clockwork and logged every passing ship.\n")
+		}
+		p := filepath.Join(dir, fmt.Sprintf("%02d-%s.md", i, strings.ReplaceAll(topic, " ", "-")))
+		if err := os.WriteFile(p, []byte(s.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// coldKnowledge loads the knowledge set the way a first visitor would
+// today: importing files through the knowledge panel (which loads the
+// importer worker). It is its own step so a prebuilt bundle can replace it.
+func coldKnowledge(t *testing.T, b *browser, files []string) {
+	t.Helper()
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
+	b.do(t, 10*time.Second, "import files", chromedp.SetUploadFiles(chromedp.ID("kb-files"), files))
+	waitJS(t, b, 2*time.Minute, "all files listed",
+		fmt.Sprintf(`document.querySelectorAll("#doc-list .doc-title").length >= %d && !document.getElementById("kb-progress")`, len(files)))
+}
+
+// countingProxy forwards loopback TCP to the server and counts what the
+// server sends, whoever asked (page, workers, service worker).
+type countingProxy struct {
+	url  string
+	sent atomic.Int64
+}
+
+func newCountingProxy(t *testing.T, target string) *countingProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &countingProxy{url: "http://" + ln.Addr().String()}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer c.Close()
+				s, err := net.Dial("tcp", target)
+				if err != nil {
+					return
+				}
+				defer s.Close()
+				go func() { io.Copy(s, c); s.(*net.TCPConn).CloseWrite() }()
+				io.Copy(countingWriter{c, &p.sent}, s)
+			}()
+		}
+	}()
+	return p
+}
+
+// countingWriter counts as it writes, so the count is current while
+// connections stay open (keep-alive).
+type countingWriter struct {
+	w io.Writer
+	n *atomic.Int64
+}
+
+func (c countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n.Add(int64(n))
+	return n, err
+}

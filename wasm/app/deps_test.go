@@ -1,0 +1,94 @@
+//go:build !js
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// browserBuild runs the go command as `make wasm` builds app.wasm: for
+// js/wasm, in the browser workspace (wasm/browser.work). A failure fails
+// the test: a graph that cannot be listed cannot be checked.
+func browserBuild(t *testing.T, args ...string) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOWORK="+filepath.Join(root, "wasm", "browser.work"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// forbidden are packages app.wasm must not contain, and why. Each one was
+// cut to make the first visit smaller (README, "What app.wasm carries").
+var forbidden = []struct{ prefix, why string }{
+	{"github.com/traefik/yaegi", "the interpreter lives in nanogo.wasm"},
+	{"codeberg.org/readeck/go-readability", "importers live in importer.wasm"},
+	{"github.com/andybalholm/cascadia", "importers live in importer.wasm"},
+	{"github.com/go-shiori/", "importers live in importer.wasm"},
+	{"golang.org/x/net/html/charset", "importers live in importer.wasm (x/net/html itself stays: bluemonday parses with it)"},
+	{"github.com/ledongthuc/pdf", "importers live in importer.wasm"},
+	{"tinyrag/app/knowledge/importer", "importers live in importer.wasm"},
+	{"tinyrag/app/web/fetch", "the server's fetcher, with its HTML extraction"},
+	{"tinyrag/app/web/search", "the server's search backends"},
+	{"github.com/golang/snappy", "only zap uses it"},
+}
+
+// TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed checks app.wasm's package
+// graph: no forbidden package, and zap only as the stand-ins.
+func TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out := browserBuild(t, "list", "-deps", "-f", "{{.ImportPath}} {{with .Module}}{{with .Replace}}{{.Path}}{{end}}{{end}}", "./wasm/app")
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		pkg, replace, _ := strings.Cut(line, " ")
+		seen++
+		for _, f := range forbidden {
+			if strings.HasPrefix(pkg, f.prefix) {
+				t.Errorf("app.wasm depends on %s again: %s", pkg, f.why)
+			}
+		}
+		if strings.HasPrefix(pkg, "github.com/blevesearch/zapx/") && !strings.HasPrefix(filepath.ToSlash(replace), "./zapx/") {
+			t.Errorf("app.wasm links the real %s (replaced by %q), not the stand-in in wasm/zapx: the browser workspace lost its replace", pkg, replace)
+		}
+	}
+	if seen < 50 {
+		t.Fatalf("go list printed %d packages; that is not app.wasm's graph:\n%s", seen, out)
+	}
+}
+
+// TestAppWasm_DoesNotLinkGoHTTPClient checks what the linker keeps, since
+// net/http is in the package graph anyway (go-app imports it): calling an
+// *http.Client anywhere in the browser code links Go's HTTP and TLS client
+// (about 0.8 MB of brotli), which fetch() makes unnecessary.
+func TestAppWasm_DoesNotLinkGoHTTPClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("links app.wasm")
+	}
+	out := browserBuild(t, "build", "-trimpath", "-ldflags=-dumpdep", "-o", os.DevNull, "./wasm/app")
+	if !strings.Contains(out, "-> main.main") {
+		t.Fatalf("the linker printed no dependency list:\n%.2000s", out)
+	}
+	for _, sym := range []string{
+		"net/http.(*Client).do",
+		"net/http.(*Transport).roundTrip",
+		"crypto/tls.(*Conn).clientHandshake",
+		"crypto/x509.(*Certificate).Verify",
+	} {
+		if strings.Contains(out, "-> "+sym+"\n") {
+			t.Errorf("app.wasm links %s: some browser code calls Go's HTTP client instead of httpdo.Doer", sym)
+		}
+	}
+}
