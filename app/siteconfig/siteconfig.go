@@ -34,9 +34,21 @@ type Config struct {
 	// LLM presets the model endpoint visitors start with.
 	LLM *LLM `json:"llm,omitempty"`
 	// Proxy is the origin of a tinyRAG server whose /api proxies the app
-	// uses for the model, url_fetch, websearch and URL imports. Empty: the
-	// app talks to the model directly and those web tools are off.
+	// uses for the model, url_fetch, websearch and URL imports, or
+	// SameOrigin for the server that serves the app. Empty: the app talks
+	// to the model directly and those web tools are off.
 	Proxy string `json:"proxy,omitempty"`
+}
+
+// SameOrigin as Proxy names the server the app came from (`tinyrag serve`).
+const SameOrigin = "/"
+
+// ProxyOrigin is the proxy's origin for a page at pageOrigin, "" for none.
+func (c Config) ProxyOrigin(pageOrigin string) string {
+	if c.Proxy == SameOrigin {
+		return strings.TrimRight(pageOrigin, "/")
+	}
+	return c.Proxy
 }
 
 // LLM is a preset OpenAI-compatible endpoint; never a key.
@@ -93,7 +105,7 @@ func Parse(data []byte) (Config, []string, error) {
 			c.LLM.BaseURL = u.String()
 		}
 	}
-	if c.Proxy != "" {
+	if c.Proxy != "" && c.Proxy != SameOrigin {
 		if err := checkAbsHTTP(c.Proxy); err != nil {
 			return Config{}, warns, fmt.Errorf("%s: proxy: %w", FileName, err)
 		}

@@ -8,8 +8,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -18,12 +16,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/andybalholm/brotli"
+	"tinyrag/server/compress"
 )
 
 func main() {
 	out := flag.String("out", "", "destination folder (required)")
-	level := flag.Int("brotli", 9, "brotli quality 0-11 (11 is ~5x slower for ~3% less)")
+	level := flag.Int("brotli", compress.DefaultBrotli, "brotli quality 0-11 (11 is ~5x slower for ~3% less)")
 	size := flag.String("size", "", "only print the raw, gzip and brotli size of this file")
 	flag.Parse()
 	if *size != "" {
@@ -90,7 +88,7 @@ func printSize(path string, level int) error {
 	if err != nil {
 		return err
 	}
-	gz, br, err := compress(b, level)
+	gz, br, err := compress.Bytes(b, level)
 	if err != nil {
 		return err
 	}
@@ -99,47 +97,10 @@ func printSize(path string, level int) error {
 	return nil
 }
 
-func compress(b []byte, level int) (gz, br []byte, err error) {
-	var g bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&g, gzip.BestCompression)
-	zw.Write(b)
-	if err := zw.Close(); err != nil {
-		return nil, nil, err
-	}
-	var r bytes.Buffer
-	bw := brotli.NewWriterLevel(&r, level)
-	bw.Write(b)
-	if err := bw.Close(); err != nil {
-		return nil, nil, err
-	}
-	return g.Bytes(), r.Bytes(), nil
-}
-
 func compressOne(j job, level int) error {
 	b, err := os.ReadFile(j.src)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(j.dst), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(j.dst, b, 0o644); err != nil {
-		return err
-	}
-	// Stale variants from an earlier build must not outlive a new original.
-	os.Remove(j.dst + ".gz")
-	os.Remove(j.dst + ".br")
-
-	gz, br, err := compress(b, level)
-	if err != nil {
-		return err
-	}
-	// Already-compressed formats (PNG) gain nothing; keep only ≥10% savings.
-	if len(gz) > len(b)*9/10 {
-		return nil
-	}
-	if err := os.WriteFile(j.dst+".gz", gz, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(j.dst+".br", br, 0o644)
+	return compress.WriteFile(j.dst, b, level)
 }
