@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-	"tinyrag/app/knowledge/bundle"
 
+	"tinyrag/app/knowledge/bundle"
 	"tinyrag/app/siteconfig"
 )
 
