@@ -7,6 +7,15 @@ var Languages = []struct{ Code, Name string }{{"en", "English"}, {"de", "Deutsch
 // Keys are short English phrases so a missing translation still reads.
 var texts = map[string][2]string{
 	"new_chat":          {"New chat", "Neuer Chat"},
+	"site_knowledge":    {"Site knowledge", "Wissen dieser Website"},
+	"site_hint":         {"Published with this site and searched with your own documents. It stays apart from what you import and is updated when the site publishes a new version.", "Mit dieser Website veröffentlicht und zusammen mit deinen Dokumenten durchsucht. Es bleibt getrennt von deinen Importen und wird aktualisiert, wenn die Website eine neue Version veröffentlicht."},
+	"read_only":         {"read-only", "schreibgeschützt"},
+	"site_docs":         {"%d documents", "%d Dokumente"},
+	"open_page":         {"Open page", "Seite öffnen"},
+	"no_endpoint":       {"No model endpoint is set: this site runs without a tinyRAG server. Enter an OpenAI-compatible base URL in Settings (for example http://127.0.0.1:11434/v1 for Ollama).", "Kein Modell-Endpunkt gesetzt: Diese Website läuft ohne tinyRAG-Server. Trage in den Einstellungen eine OpenAI-kompatible Basis-URL ein (z. B. http://127.0.0.1:11434/v1 für Ollama)."},
+	"banner_static":     {"Enter an OpenAI-compatible endpoint in Settings: Ollama, LM Studio, llama.cpp or a hosted API. The explanation below says what is missing.", "Trage in den Einstellungen einen OpenAI-kompatiblen Endpunkt ein: Ollama, LM Studio, llama.cpp oder eine gehostete API. Die Erklärung unten sagt, was fehlt."},
+	"api_key":           {"API key (optional)", "API-Schlüssel (optional)"},
+	"api_key_hint":      {"Stored only in this browser (localStorage), unencrypted: anyone using this browser profile, and any script running on this site, can read it. It is sent only to the endpoint above. Use a key with a spending limit, and delete it here when you are done.", "Nur in diesem Browser gespeichert (localStorage), unverschlüsselt: Wer dieses Browserprofil nutzt und jedes Skript auf dieser Website kann ihn lesen. Er wird nur an den Endpunkt oben gesendet. Nutze einen Schlüssel mit Ausgabenlimit und lösche ihn hier, wenn du fertig bist."},
 	"chats":             {"Chats", "Chats"},
 	"knowledge":         {"Knowledge", "Wissen"},
 	"settings":          {"Settings", "Einstellungen"},

@@ -31,6 +31,8 @@ type knowledgeView struct {
 	searchSeq int // numbers searches, so only the latest one's hits show
 
 	shown int // how many sources the list renders; 0 means docPage
+
+	siteErrs []string // site bundles that could not be loaded, and config warnings
 }
 
 // docPage is how many sources the list renders at a time: a knowledge base
@@ -150,6 +152,8 @@ func (s *Shell) renderKnowledge() app.UI {
 		}),
 
 		s.renderBackup(),
+
+		s.renderSiteKnowledge(),
 
 		// Sources
 		app.Div().Class("side-section-title").Text(T(l, "sources_title")+sprintf(" (%d)", len(k.docs))),
@@ -292,7 +296,7 @@ func (s *Shell) searchKB() {
 		k.hits, k.qErr = nil, ""
 		return
 	}
-	kb, ctx := s.rt.KB, s.ctx
+	kb, ctx := s.rt.Retriever(), s.ctx
 	ctx.Async(func() {
 		hits, err := kb.Search(context.Background(), q, knowledge.SearchOptions{K: 8, Highlight: true})
 		ctx.Dispatch(func(app.Context) {
