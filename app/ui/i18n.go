@@ -7,6 +7,7 @@ var Languages = []struct{ Code, Name string }{{"en", "English"}, {"de", "Deutsch
 // Keys are short English phrases so a missing translation still reads.
 var texts = map[string][2]string{
 	"new_chat":          {"New chat", "Neuer Chat"},
+	"url_off":           {"Importing web pages by URL is off: this site runs without a tinyRAG server, and a browser may not read other websites directly. Wikipedia works.", "Import von Webseiten per URL ist aus: Diese Website läuft ohne tinyRAG-Server, und ein Browser darf andere Websites nicht direkt lesen. Wikipedia funktioniert."},
 	"site_knowledge":    {"Site knowledge", "Wissen dieser Website"},
 	"site_hint":         {"Published with this site and searched with your own documents. It stays apart from what you import and is updated when the site publishes a new version.", "Mit dieser Website veröffentlicht und zusammen mit deinen Dokumenten durchsucht. Es bleibt getrennt von deinen Importen und wird aktualisiert, wenn die Website eine neue Version veröffentlicht."},
 	"read_only":         {"read-only", "schreibgeschützt"},

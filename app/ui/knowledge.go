@@ -136,11 +136,15 @@ func (s *Shell) renderKnowledge() app.UI {
 					s.importInputs(func(context.Context) ([]knowledge.Input, []string, error) { return []knowledge.Input{in}, nil, nil })
 				}),
 		),
-		s.renderFetchRow("kb-url", T(l, "url"), &k.url, func(v string) {
-			rt := s.rt
-			s.importInputs(func(ctx context.Context) ([]knowledge.Input, []string, error) {
-				in, err := urlInput(ctx, web.ProxyFetcher{Base: rt.Origin, Client: rt.HTTP}, v)
-				return []knowledge.Input{in}, nil, err
+		app.If(s.rt != nil && s.rt.Proxy() == "", func() app.UI {
+			return app.P().Class("empty-hint").ID("kb-url-off").Text(T(l, "url_off"))
+		}).Else(func() app.UI {
+			return s.renderFetchRow("kb-url", T(l, "url"), &k.url, func(v string) {
+				rt := s.rt
+				s.importInputs(func(ctx context.Context) ([]knowledge.Input, []string, error) {
+					in, err := urlInput(ctx, web.ProxyFetcher{Base: rt.Proxy(), Client: rt.HTTP}, v)
+					return []knowledge.Input{in}, nil, err
+				})
 			})
 		}),
 		s.renderFetchRow("kb-wiki", T(l, "wikipedia"), &k.wiki, func(v string) {
@@ -228,7 +232,7 @@ func (s *Shell) renderDoc(d knowledge.Document) app.UI {
 						if typ == "wikipedia" {
 							in, err = wikiInput(ctx, cfg, title)
 						} else {
-							in, err = urlInput(ctx, web.ProxyFetcher{Base: rt.Origin, Client: rt.HTTP}, src)
+							in, err = urlInput(ctx, web.ProxyFetcher{Base: rt.Proxy(), Client: rt.HTTP}, src)
 						}
 						return []knowledge.Input{in}, nil, err
 					})

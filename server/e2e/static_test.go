@@ -114,6 +114,10 @@ func TestStaticSite_UnderASubPathAnswersFromTheBundleThroughADirectModel(t *test
 	}
 	b.do(t, 10*time.Second, "search site knowledge", chromedp.Click(chromedp.ID("kb-search")), chromedp.SendKeys(chromedp.ID("kb-search"), "dormant buds"))
 	waitJS(t, b, 10*time.Second, "search hit", `document.querySelector("#panel-knowledge mark")`)
+	if eval[bool](t, b, `!!document.getElementById("kb-url")`) || !eval[bool](t, b, `!!document.getElementById("kb-url-off")`) {
+		t.Error("URL import is offered although the site has no proxy")
+	}
+	eval[bool](t, b, `(document.getElementById("site-knowledge").scrollIntoView(), true)`)
 	b.screenshot(t, "static-site-knowledge")
 
 	// The question goes to the model directly (no proxy), which searches

@@ -64,7 +64,7 @@ func (d Diagnosis) String() string {
 	if d.Fix == "" {
 		return d.Problem
 	}
-	return d.Problem + " " + d.Fix
+	return d.Problem + "\n" + d.Fix
 }
 
 // IsFetchFailure reports whether err is the browser's opaque network
@@ -132,15 +132,16 @@ func corsFix(server, origin string) string {
 	lmstudio := "LM Studio: switch on \"Enable CORS\" in the server settings of its Developer tab."
 	llamacpp := "llama.cpp: start llama-server with its CORS option for this origin where your version has one (see llama-server --help)."
 	proxy := "Or use a tinyRAG server as proxy (`tinyrag serve --llm-url …`)."
+	// One fix a line: the app shows them as a list to pick from.
 	switch server {
 	case "Ollama":
-		return ollama + " " + proxy
+		return ollama + "\n" + proxy
 	case "LM Studio":
-		return lmstudio + " " + proxy
+		return lmstudio + "\n" + proxy
 	case "llama.cpp":
-		return llamacpp + " " + proxy
+		return llamacpp + "\n" + proxy
 	}
-	return "Allow this origin (" + origin + ") in the model server. " + ollama + " " + lmstudio + " " + llamacpp + " " + proxy
+	return "Allow this origin (" + origin + ") in the model server:\n" + ollama + "\n" + lmstudio + "\n" + llamacpp + "\n" + proxy
 }
 
 func startHint(server string) string {
