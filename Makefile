@@ -9,7 +9,7 @@ WEB_OUT    := bin/web
 DIST       := server/dist/web
 SCIFACT    ?= ../shared/data/scifact
 
-.PHONY: all build wasm run test test-native test-wasm test-e2e e2e-deps size bench bench-wasm bench-reload screenshots fuzz clean
+.PHONY: all build static bench-bundle wasm run test test-native test-wasm test-e2e e2e-deps size bench bench-wasm bench-reload screenshots fuzz clean
 
 all: build
 
@@ -28,6 +28,14 @@ build: wasm
 	@rm -rf $(DIST)
 	$(GO) run ./server/precompress -out $(DIST) assets/web $(wildcard assets/*.js) $(wildcard $(WEB_OUT)/*.wasm)
 	$(GO) build -trimpath -o bin/tinyrag ./server
+
+# A static site any static host serves: make static STATIC_BASE=/docs/ask/
+# BUNDLES="site.tinyrag" (bundles made with ./bin/tinyrag bundle).
+STATIC_OUT  ?= bin/static
+STATIC_BASE ?= /
+BUNDLES     ?=
+static: build
+	./bin/tinyrag static -o $(STATIC_OUT) --base $(STATIC_BASE) $(foreach b,$(BUNDLES),--bundle $(b))
 
 run: build
 	./bin/tinyrag serve --addr $(ADDR)
@@ -70,6 +78,11 @@ bench-wasm:
 # until the knowledge base is searchable again (issue 4's reload target).
 bench-reload: build e2e-deps
 	TINYRAG_E2E=1 TINYRAG_BENCH_SCIFACT=$(abspath $(SCIFACT)) $(GO) test -count=1 -run BenchReload -v ./server/e2e/ | grep -E '^(browser_import|--- |ok|FAIL)'
+
+# SciFact shipped as a bundle with a static site: its size, and the time
+# from app start to searchable on a first visit, next to importing it.
+bench-bundle: build e2e-deps
+	TINYRAG_E2E=1 TINYRAG_BENCH_SCIFACT=$(abspath $(SCIFACT)) $(GO) test -count=1 -timeout 20m -run BenchBundle -v ./server/e2e/ | grep -E '^(bundle_|--- |ok|FAIL)'
 
 screenshots: build e2e-deps
 	TINYRAG_E2E=1 $(GO) test -count=1 -run 'Screenshot|Mount' ./server/e2e/

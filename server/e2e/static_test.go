@@ -74,9 +74,19 @@ func staticSite(t *testing.T, llmURL string) *httptest.Server {
 	run(t, binPath, "bundle", "-o", bundleFile, "-title", "Orchard handbook", "-prefix", "/docs/", pages)
 	out := filepath.Join(tmp, "site")
 	run(t, binPath, "static", "-o", out, "--base", "/kb/", "--bundle", bundleFile, "--llm-url", llmURL)
+	return serveStatic(t, out, pages)
+}
+
+// serveStatic is a plain static host: Go's file server, the app under
+// /kb/ and (if given) pages under /docs/. It sends no CSP or other
+// headers and does not use the .gz/.br siblings.
+func serveStatic(t *testing.T, app, pages string) *httptest.Server {
+	t.Helper()
 	mux := http.NewServeMux()
-	mux.Handle("/kb/", http.StripPrefix("/kb/", http.FileServer(http.Dir(out))))
-	mux.Handle("/docs/", http.StripPrefix("/docs/", http.FileServer(http.Dir(pages))))
+	mux.Handle("/kb/", http.StripPrefix("/kb/", http.FileServer(http.Dir(app))))
+	if pages != "" {
+		mux.Handle("/docs/", http.StripPrefix("/docs/", http.FileServer(http.Dir(pages))))
+	}
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
