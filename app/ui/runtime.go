@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"tinyrag/app/calc"
@@ -51,6 +52,9 @@ type Runtime struct {
 	Site *site.Knowledge
 	// SiteConfig is the site's tinyrag.json; nil when it has none.
 	SiteConfig *siteconfig.Config
+	// SiteFetch and SiteOpen are how long downloading and opening the
+	// site's bundles took at start (shown to benchmarks as data-site-*).
+	SiteFetch, SiteOpen time.Duration
 }
 
 // Registry returns the tools the settings allow, over the runtime's

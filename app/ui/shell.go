@@ -252,12 +252,21 @@ func (s *Shell) Render() app.UI {
 	}
 	// data-ready and data-llm let tests (and styles) see the app's state.
 	return app.Div().Class(cls).ID("shell").Attr("data-ready", sprintf("%t", s.ready)).Attr("data-llm", [...]string{"unknown", "ok", "down"}[s.llm]).
-		Attr("data-load-ms", sprintf("%d", s.loadMs)).Body(
+		Attr("data-load-ms", sprintf("%d", s.loadMs)).
+		Attr("data-site-fetch-ms", s.siteMs(func(rt *Runtime) time.Duration { return rt.SiteFetch })).
+		Attr("data-site-open-ms", s.siteMs(func(rt *Runtime) time.Duration { return rt.SiteOpen })).Body(
 		s.renderSidebar(),
 		app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { s.navOpen = false }),
 		main,
 		app.If(s.citation != nil, func() app.UI { return s.renderCitation() }),
 	)
+}
+
+func (s *Shell) siteMs(f func(*Runtime) time.Duration) string {
+	if s.rt == nil {
+		return "0"
+	}
+	return sprintf("%d", f(s.rt).Milliseconds())
 }
 
 // enterGuard is installed once: go-app runs its event handlers after the

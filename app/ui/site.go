@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/site"
@@ -20,9 +21,16 @@ const (
 	maxBundleBytes = 512 << 20
 )
 
+// fetchWhole GETs a site file in the browser (fetch_js.go); nil natively,
+// where siteGet uses the runtime's HTTP client.
+var fetchWhole func(ctx context.Context, u string, limit int64) ([]byte, int, error)
+
 // siteGet GETs url and returns its body; a status other than 200 is an
 // error naming it.
 func siteGet(ctx context.Context, c *http.Client, u string, limit int64) ([]byte, int, error) {
+	if fetchWhole != nil && c == nil {
+		return fetchWhole(ctx, u, limit)
+	}
 	if c == nil {
 		c = http.DefaultClient
 	}
@@ -73,13 +81,18 @@ func (rt *Runtime) loadSite(ctx context.Context, configURL string) []string {
 	if err != nil {
 		return append(warns, err.Error())
 	}
+	var fetching time.Duration
 	fetch := func(ctx context.Context, u string) ([]byte, error) {
+		start := time.Now()
 		b, _, err := siteGet(ctx, rt.HTTP, u, maxBundleBytes)
+		fetching += time.Since(start)
 		return b, err
 	}
+	start := time.Now()
 	for _, e := range rt.Site.Sync(ctx, srcs, fetch) {
 		warns = append(warns, e.Error())
 	}
+	rt.SiteFetch, rt.SiteOpen = fetching, time.Since(start)-fetching
 	return warns
 }
 

@@ -10,7 +10,7 @@
 //	uint32 version               formatVersion
 //	uint32 n, n bytes            header (JSON, see Info)
 //	Info.SnapshotBytes bytes     the index snapshot (KB.SaveIndex's bytes)
-//	Info.RecordsBytes bytes      the documents and chunks (KB.Export's bytes)
+//	Info.RecordsBytes bytes      the documents and chunks (records.go)
 //	32 bytes                     SHA-256 of everything before it
 //
 // The snapshot carries its own version: a bundle whose snapshot the app no
@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"time"
 
 	"tinyrag/app/knowledge"
@@ -85,17 +86,17 @@ func Build(ctx context.Context, w io.Writer, ins []knowledge.Input, opt Options)
 	if err != nil || snap == nil {
 		return Info{}, fmt.Errorf("bundle: no index snapshot was saved: %v", err)
 	}
-	var recs bytes.Buffer
-	if err := kb.Export(ctx, &recs); err != nil {
-		return Info{}, fmt.Errorf("bundle: %w", err)
+	recs, err := encodeRecords(ctx, kb.Language(), kb.Documents(), store)
+	if err != nil {
+		return Info{}, err
 	}
 	info := Info{Title: opt.Title, Language: kb.Language(), Created: opt.Now().UTC(),
-		SnapshotBytes: len(snap), RecordsBytes: recs.Len()}
+		SnapshotBytes: len(snap), RecordsBytes: len(recs)}
 	for _, d := range kb.Documents() {
 		info.Documents++
 		info.Chunks += d.Chunks
 	}
-	if err := encode(w, info, snap, recs.Bytes()); err != nil {
+	if err := encode(w, info, snap, recs); err != nil {
 		return Info{}, err
 	}
 	return info, nil
@@ -125,10 +126,25 @@ func encode(w io.Writer, info Info, snap, recs []byte) error {
 }
 
 // Digest is the content hash a site config names a bundle by: the
-// hex SHA-256 of the whole file.
+// checksum the file ends with (the SHA-256 of everything before it), in
+// hex. It changes whenever any byte of the bundle does. Computed here,
+// it is not checked; Sum reads it from a file Open has checked, without
+// hashing the file a second time.
 func Digest(data []byte) string {
-	sum := sha256.Sum256(data)
+	if len(data) < sumSize {
+		return ""
+	}
+	sum := sha256.Sum256(data[:len(data)-sumSize])
 	return hex.EncodeToString(sum[:])
+}
+
+// Sum is the checksum a bundle ends with, in hex: Digest without the
+// hashing, for a bundle Open or Parse accepted.
+func Sum(data []byte) string {
+	if len(data) < sumSize {
+		return ""
+	}
+	return hex.EncodeToString(data[len(data)-sumSize:])
 }
 
 // Errors Parse wraps, so callers can tell a damaged bundle from a foreign
@@ -194,6 +210,10 @@ func Parse(data []byte) (*Bundle, error) {
 // index is adopted from the snapshot; chunk text stays in the bundle's
 // memory until a search needs it.
 func Open(ctx context.Context, data []byte) (*knowledge.KB, Info, error) {
+	// Opening allocates the document list and the index in one burst;
+	// collecting less often meanwhile saves time on a first visit, most
+	// of all in the browser's single thread.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	kb, info, _, err := open(ctx, data)
 	return kb, info, err
 }
@@ -203,11 +223,11 @@ func open(ctx context.Context, data []byte) (*knowledge.KB, Info, *store, error)
 	if err != nil {
 		return nil, Info{}, nil, err
 	}
-	lang, recs, err := knowledge.ReadExport(bytes.NewReader(b.records))
+	lang, docs, blob, err := decodeRecords(b.records)
 	if err != nil {
-		return nil, b.Info, nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+		return nil, b.Info, nil, err
 	}
-	st := newStore(recs, b.snapshot)
+	st := newStore(docs, blob, b.snapshot)
 	kb, err := knowledge.Open(ctx, knowledge.Config{Language: lang, Store: st})
 	if err != nil {
 		return nil, b.Info, nil, fmt.Errorf("bundle: open: %w", err)

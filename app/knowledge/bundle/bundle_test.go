@@ -189,8 +189,12 @@ func TestBuild_RefusesNothingToBundle(t *testing.T) {
 	}
 }
 
-func TestDigest_IsTheFilesSHA256(t *testing.T) {
-	if got := Digest([]byte("abc")); got != "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" {
-		t.Fatalf("Digest = %s", got)
+func TestDigest_IsTheChecksumTheFileEndsWith(t *testing.T) {
+	data := site(t)
+	if Digest(data) != Sum(data) || len(Sum(data)) != 64 {
+		t.Fatalf("Digest %s, Sum %s", Digest(data), Sum(data))
+	}
+	if got := Digest(append([]byte("abc"), make([]byte, 32)...)); got != "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" {
+		t.Fatalf("Digest = %s, want SHA-256 of the bytes before the checksum", got)
 	}
 }

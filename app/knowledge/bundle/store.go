@@ -2,7 +2,9 @@ package bundle
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"sort"
 	"sync"
 
@@ -17,7 +19,8 @@ var ErrReadOnly = errors.New("site knowledge is read-only: it comes with the sit
 // accepted (in memory) so that Load may repair a snapshot written by an
 // older tinyRAG.
 type store struct {
-	recs map[string]knowledge.Record
+	docs map[string]recordsDoc
+	blob []byte // the chunks, decoded on demand
 	mu   sync.Mutex
 	snap []byte
 	// rewrites counts PutIndex calls: Load saves a snapshot only when it
@@ -25,10 +28,10 @@ type store struct {
 	rewrites int
 }
 
-func newStore(recs []knowledge.Record, snap []byte) *store {
-	s := &store{recs: make(map[string]knowledge.Record, len(recs)), snap: snap}
-	for _, r := range recs {
-		s.recs[r.Document.ID] = r
+func newStore(docs []recordsDoc, blob, snap []byte) *store {
+	s := &store{docs: make(map[string]recordsDoc, len(docs)), blob: blob, snap: snap}
+	for _, d := range docs {
+		s.docs[d.Document.ID] = d
 	}
 	return s
 }
@@ -41,21 +44,29 @@ func (s *store) Delete(context.Context, ...string) error { return ErrReadOnly }
 
 // Documents implements knowledge.Store.
 func (s *store) Documents(context.Context) ([]knowledge.Document, error) {
-	out := make([]knowledge.Document, 0, len(s.recs))
-	for _, r := range s.recs {
-		out = append(out, r.Document)
+	out := make([]knowledge.Document, 0, len(s.docs))
+	for _, d := range s.docs {
+		out = append(out, d.Document)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
 }
 
 // Chunks implements knowledge.Store.
+// The knowledge base keeps what it read, so each document is decoded once.
 func (s *store) Chunks(_ context.Context, id string) ([]knowledge.Chunk, error) {
-	r, ok := s.recs[id]
+	d, ok := s.docs[id]
 	if !ok {
 		return nil, &knowledge.NotFoundError{ID: id}
 	}
-	return r.Chunks, nil
+	var cs []knowledge.Chunk
+	if err := json.Unmarshal(s.blob[d.Off:d.Off+d.Len], &cs); err != nil {
+		return nil, fmt.Errorf("%w: chunks of %s: %v", ErrDamaged, d.Document.Source, err)
+	}
+	if len(cs) != d.Document.Chunks {
+		return nil, fmt.Errorf("%w: %s has %d chunks, its entry says %d", ErrDamaged, d.Document.Source, len(cs), d.Document.Chunks)
+	}
+	return cs, nil
 }
 
 // PutIndex implements knowledge.Store.

@@ -21,6 +21,7 @@ import (
 
 // Source is one bundle the site publishes: where it is and the SHA-256 of
 // its content (bundle.Digest), which changes when the site rebuilds it.
+// A bundle with SHA256 "" is still checked against its own checksum.
 type Source struct {
 	URL    string `json:"url"`
 	SHA256 string `json:"sha256"`
@@ -125,12 +126,15 @@ func open(ctx context.Context, s Source, fetch Fetch) (*Bundle, error) {
 	if err != nil {
 		return nil, &Error{URL: s.URL, Err: err}
 	}
-	if s.SHA256 != "" && bundle.Digest(data) != s.SHA256 {
-		return nil, &Error{URL: s.URL, Err: ErrHashMismatch}
-	}
+	// Open checks the file's checksum; the config names the bundle by it,
+	// so comparing needs no second pass over the bytes.
 	kb, info, err := bundle.Open(ctx, data)
 	if err != nil {
 		return nil, &Error{URL: s.URL, Err: err}
+	}
+	if s.SHA256 != "" && bundle.Sum(data) != s.SHA256 {
+		kb.Close()
+		return nil, &Error{URL: s.URL, Err: ErrHashMismatch}
 	}
 	return &Bundle{Source: s, Info: info, KB: kb}, nil
 }

@@ -116,7 +116,7 @@ func TestSync_AFailedBundleIsReportedAndTheRestLoads(t *testing.T) {
 	if len(errs) != 3 {
 		t.Fatalf("errors %v, want 3", errs)
 	}
-	if !errors.Is(errs[0], bundle.ErrDamaged) || !errors.Is(errs[1], ErrHashMismatch) {
+	if !errors.Is(errs[0], bundle.ErrDamaged) || !errors.Is(errs[1], bundle.ErrTruncated) {
 		t.Errorf("errors %v", errs)
 	}
 	if len(k.Bundles()) != 1 || len(sources(t, Union{Site: &k}, "prune")) != 1 {
