@@ -58,15 +58,7 @@ func (kb *KB) Import(ctx context.Context, r io.Reader, progress func(Progress)) 
 	}
 	kb.writeMu.Lock()
 	defer kb.writeMu.Unlock()
-	done, err := kb.indexRecords(ctx, recs, true, progress)
-	if err == nil && kb.cfg.Store != nil && len(done) > 0 {
-		err = kb.saveIndexAfterImport(ctx)
-	}
-	docs := make([]Document, len(done))
-	for i, r := range done {
-		docs[i] = r.Document
-	}
-	return docs, err
+	return kb.importRecords(ctx, recs, progress)
 }
 
 // ReadExport reads and checks a whole Export file: its language and its

@@ -12,8 +12,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"tinyrag/app/knowledge"
-	"tinyrag/app/knowledge/beir"
 	"tinyrag/app/knowledge/bundle"
 	"tinyrag/server/compress"
 )
@@ -25,18 +23,7 @@ import (
 // the same corpus in the browser. A measurement, not a pass/fail timing:
 // it runs only with TINYRAG_BENCH_SCIFACT=<dir> (make bench-bundle).
 func TestBenchBundle_SciFactBundleIsSearchableOnTheFirstVisit(t *testing.T) {
-	dir := os.Getenv("TINYRAG_BENCH_SCIFACT")
-	if dir == "" {
-		t.Skip("set TINYRAG_BENCH_SCIFACT to the SciFact folder (make bench-bundle)")
-	}
-	set, err := beir.LoadDir(dir)
-	if err != nil {
-		t.Fatalf("reading SciFact from %s: %v", dir, err)
-	}
-	ins := make([]knowledge.Input, len(set.Corpus))
-	for i, d := range set.Corpus {
-		ins[i] = knowledge.Input{Title: d.Title, Source: "scifact/" + d.ID, Type: "text", Text: d.Text}
-	}
+	set, ins, backup := scifactCorpus(t)
 	var buf bytes.Buffer
 	buildStart := time.Now()
 	if _, err := bundle.Build(context.Background(), &buf, ins, bundle.Options{Title: "SciFact"}); err != nil {
@@ -52,18 +39,6 @@ func TestBenchBundle_SciFactBundleIsSearchableOnTheFirstVisit(t *testing.T) {
 	if err := os.WriteFile(bundleFile, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The same corpus as a backup file, for the in-browser import.
-	kb, _ := knowledge.New(knowledge.Config{})
-	if _, err := kb.AddBatch(context.Background(), ins, nil); err != nil {
-		t.Fatal(err)
-	}
-	backup := filepath.Join(tmp, "scifact.tinyrag.gz")
-	f, _ := os.Create(backup)
-	if err := kb.Export(context.Background(), f); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-
 	llm := newScriptedLLM(t, siteScripts())
 	out := filepath.Join(tmp, "site")
 	run(t, binPath, "static", "-o", out, "--base", "/kb/", "--bundle", bundleFile, "--llm-url", llm.BaseURL())
