@@ -1,11 +1,8 @@
 package reach
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -77,17 +74,5 @@ func TestNeedsProbe(t *testing.T) {
 		if got := NeedsProbe(c.page, c.ep, c.err); got != c.want {
 			t.Errorf("NeedsProbe(%s, %s, %v) = %t", c.page, c.ep, c.err, got)
 		}
-	}
-}
-
-func TestExplain_ProbesToTellCORSFromNothingListening(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	defer srv.Close()
-	if d := Explain(context.Background(), "http://127.0.0.1:1", srv.URL+"/v1", fetchErr); d.Kind != CORS {
-		t.Errorf("a server that answers: %s", d)
-	}
-	srv.Close()
-	if d := Explain(context.Background(), "http://127.0.0.1:1", srv.URL+"/v1", fetchErr); d.Kind != Network {
-		t.Errorf("a closed server: %s", d)
 	}
 }
