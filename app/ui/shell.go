@@ -97,9 +97,10 @@ func (s *Shell) OnMount(ctx app.Context) {
 	preventEnterNewline()
 	origin := app.Window().URL()
 	origin.Path, origin.RawQuery, origin.Fragment = "", "", ""
-	started := time.Now()
 	// tinyrag.json sits next to index.html, under the site's base path.
 	configURL := origin.String() + strings.TrimRight(app.Getenv("GOAPP_ROOT_PREFIX"), "/") + "/" + siteconfig.FileName
+	s.watchSite(configURL)
+	started := time.Now()
 	ctx.Async(func() {
 		rt, warn, siteWarns := openRuntime(context.Background(), origin.String(), configURL)
 		for _, w := range siteWarns {
@@ -267,6 +268,38 @@ func (s *Shell) siteMs(f func(*Runtime) time.Duration) string {
 		return "0"
 	}
 	return sprintf("%d", f(s.rt).Milliseconds())
+}
+
+// siteCheckEvery is how often, at most, coming back to the tab checks
+// whether the site published new bundles.
+const siteCheckEvery = time.Minute
+
+// siteWatch is installed once: when the tab becomes visible again, the
+// site config is read again and changed bundles are swapped, so a visitor
+// who keeps the app open gets what the site publishes.
+var siteWatch app.Func
+
+func (s *Shell) watchSite(configURL string) {
+	if siteWatch != nil {
+		return
+	}
+	last := time.Now()
+	siteWatch = app.FuncOf(func(this app.Value, args []app.Value) any {
+		if app.Window().Get("document").Get("visibilityState").String() != "visible" || time.Since(last) < siteCheckEvery || s.rt == nil {
+			return nil
+		}
+		last = time.Now()
+		rt, ctx := s.rt, s.ctx
+		ctx.Async(func() {
+			warns := rt.refreshSite(context.Background(), configURL)
+			for _, w := range warns {
+				app.Log("tinyRAG site knowledge: " + w)
+			}
+			ctx.Dispatch(func(app.Context) { s.kn.siteErrs = warns })
+		})
+		return nil
+	})
+	app.Window().Get("document").Call("addEventListener", "visibilitychange", siteWatch)
 }
 
 // enterGuard is installed once: go-app runs its event handlers after the

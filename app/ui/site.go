@@ -72,6 +72,12 @@ func (rt *Runtime) loadSite(ctx context.Context, configURL string) []string {
 	if err != nil {
 		return []string{"site config: " + err.Error()}
 	}
+	return rt.applySite(ctx, configURL, data)
+}
+
+// applySite takes a site config read from configURL and makes the opened
+// bundles match it.
+func (rt *Runtime) applySite(ctx context.Context, configURL string, data []byte) []string {
 	cfg, warns, err := siteconfig.Parse(data)
 	if err != nil {
 		return append(warns, err.Error())
@@ -94,6 +100,19 @@ func (rt *Runtime) loadSite(ctx context.Context, configURL string) []string {
 	}
 	rt.SiteFetch, rt.SiteOpen = fetching, time.Since(start)-fetching
 	return warns
+}
+
+// refreshSite reads the site config again and swaps bundles whose hash
+// changed (Sync keeps the others untouched). It returns what went wrong.
+func (rt *Runtime) refreshSite(ctx context.Context, configURL string) []string {
+	if rt.SiteConfig == nil {
+		return nil // a site without a config has no bundles to renew
+	}
+	data, _, err := siteGet(ctx, rt.HTTP, configURL, maxConfigBytes)
+	if err != nil {
+		return []string{"site config: " + err.Error()}
+	}
+	return rt.applySite(ctx, configURL, data)
 }
 
 // Proxy is the origin of the tinyRAG server whose /api proxies the app

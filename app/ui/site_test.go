@@ -149,3 +149,37 @@ func TestSiteLink(t *testing.T) {
 		}
 	}
 }
+
+func TestRuntime_RefreshSwapsABundleTheSiteRepublished(t *testing.T) {
+	v1 := orchardBundle(t)
+	var v2buf bytes.Buffer
+	if _, err := bundle.Build(context.Background(), &v2buf, []knowledge.Input{
+		{Title: "Grafting", Source: "guide/grafting.html", Text: "Whip grafts join scion and rootstock in spring."},
+	}, bundle.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	v2 := v2buf.Bytes()
+	cfg := siteconfig.Config{Bundles: []site.Source{{URL: "bundles/o.tinyrag", SHA256: bundle.Digest(v1)}}}
+	files := map[string][]byte{"/kb/bundles/o.tinyrag": v1}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/kb/"+siteconfig.FileName {
+			w.Write(cfg.Marshal())
+			return
+		}
+		w.Write(files[r.URL.Path])
+	}))
+	defer srv.Close()
+	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client()}
+	cfgURL := srv.URL + "/kb/" + siteconfig.FileName
+	if w := rt.loadSite(context.Background(), cfgURL); len(w) > 0 {
+		t.Fatal(w)
+	}
+	cfg.Bundles[0].SHA256, files["/kb/bundles/o.tinyrag"] = bundle.Digest(v2), v2
+	if w := rt.refreshSite(context.Background(), cfgURL); len(w) > 0 {
+		t.Fatal(w)
+	}
+	docs := rt.Site.Documents()
+	if len(docs) != 1 || docs[0].Source != "guide/grafting.html" {
+		t.Fatalf("after refresh: %+v", docs)
+	}
+}

@@ -173,4 +173,16 @@ func TestStaticSite_ModelRefusingCORSIsExplainedWithTheFix(t *testing.T) {
 	}
 	b.screenshot(t, "static-cors-explained")
 	fmt.Println("explanation:", txt)
+
+	// Settings: the endpoint (the site's preset shows as the default) and
+	// an optional key, with what keeping it in the browser means.
+	b.do(t, 5*time.Second, "open settings", chromedp.Click(chromedp.CSS("#llm-banner .banner-actions .btn")))
+	waitJS(t, b, 5*time.Second, "key field", `document.getElementById("set-key")`)
+	if ph := eval[string](t, b, `document.getElementById("set-endpoint").placeholder`); ph != llm.BaseURL() {
+		t.Errorf("endpoint placeholder %q, want the site's preset %q", ph, llm.BaseURL())
+	}
+	if hint := eval[string](t, b, `document.getElementById("set-key").parentElement.innerText`); !strings.Contains(hint, "only in this browser") {
+		t.Errorf("no warning with the key field: %q", hint)
+	}
+	b.screenshot(t, "static-settings-direct")
 }
