@@ -17,6 +17,19 @@ func (s *Shell) endpointPlaceholder() string {
 	return "/api/llm"
 }
 
+// endpointHint says what an empty endpoint means here: the server's proxy,
+// the site's preset, or nothing at all on a static site without either.
+func (s *Shell) endpointHint() string {
+	l := s.lang()
+	switch {
+	case s.rt == nil || (s.rt.Proxy() != "" && (s.rt.SiteConfig == nil || s.rt.SiteConfig.LLM == nil)):
+		return T(l, "endpoint_hint")
+	case s.rt.SiteConfig != nil && s.rt.SiteConfig.LLM != nil:
+		return T(l, "endpoint_hint_preset")
+	}
+	return T(l, "endpoint_hint_direct")
+}
+
 // renderSettings is the settings page. Every change is saved at once:
 // there is no "Save" to forget.
 func (s *Shell) renderSettings() app.UI {
@@ -79,7 +92,7 @@ func (s *Shell) renderSettings() app.UI {
 		app.Div().Class("settings-scroll").Body(
 			app.Div().Class("settings-grid").Body(
 				card(T(l, "llm"),
-					field(T(l, "endpoint"), "set-endpoint", T(l, "endpoint_hint"),
+					field(T(l, "endpoint"), "set-endpoint", s.endpointHint(),
 						app.Input().ID("set-endpoint").Type("url").Placeholder(s.endpointPlaceholder()).Value(st.Endpoint).
 							OnChange(func(ctx app.Context, e app.Event) {
 								st.Endpoint = ctx.JSSrc().Get("value").String()
