@@ -31,7 +31,7 @@ func readBundles(files []string) ([]siteBundle, error) {
 		if err != nil {
 			return nil, fmt.Errorf("bundle: %w", err)
 		}
-		b, err := bundle.Parse(data)
+		b, err := bundle.Verify(data)
 		if err != nil {
 			return nil, fmt.Errorf("bundle %s: %w", f, err)
 		}

@@ -3,6 +3,8 @@ package bundle
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"strings"
 	"testing"
@@ -167,7 +169,7 @@ func TestParse_RefusesBadFilesWithAClearError(t *testing.T) {
 		{"last byte missing", good[:len(good)-1], ErrTruncated},
 		{"bytes appended", append(append([]byte(nil), good...), 0), ErrDamaged},
 		{"a flipped bit in the index", flip(len(good) / 3), ErrDamaged},
-		{"a flipped bit in the checksum", flip(len(good) - 1), ErrDamaged},
+		{"a flipped bit in the checksum", flip(len(good) - sumSize), ErrDamaged},
 		{"a newer format", newer, ErrVersion},
 	}
 	for _, c := range cases {
@@ -189,12 +191,23 @@ func TestBuild_RefusesNothingToBundle(t *testing.T) {
 	}
 }
 
-func TestDigest_IsTheChecksumTheFileEndsWith(t *testing.T) {
+func TestDigest_IsTheSHA256TheFileEndsWithAndVerifyChecksIt(t *testing.T) {
 	data := site(t)
-	if Digest(data) != Sum(data) || len(Sum(data)) != 64 {
-		t.Fatalf("Digest %s, Sum %s", Digest(data), Sum(data))
+	body := data[:len(data)-sumSize]
+	sum := sha256.Sum256(body)
+	if Digest(data) != hex.EncodeToString(sum[:]) {
+		t.Fatalf("Digest %s, want the SHA-256 of the sections", Digest(data))
 	}
-	if got := Digest(append([]byte("abc"), make([]byte, 32)...)); got != "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" {
-		t.Fatalf("Digest = %s, want SHA-256 of the bytes before the checksum", got)
+	if _, err := Verify(data); err != nil {
+		t.Fatal(err)
+	}
+	// A forged SHA-256 passes the CRC but not Verify.
+	forged := append([]byte(nil), data...)
+	forged[len(forged)-1] ^= 1
+	if _, err := Parse(forged); err != nil {
+		t.Fatalf("Parse checks only the CRC, but: %v", err)
+	}
+	if _, err := Verify(forged); !errors.Is(err, ErrDamaged) {
+		t.Fatalf("Verify: %v", err)
 	}
 }

@@ -126,13 +126,13 @@ func open(ctx context.Context, s Source, fetch Fetch) (*Bundle, error) {
 	if err != nil {
 		return nil, &Error{URL: s.URL, Err: err}
 	}
-	// Open checks the file's checksum; the config names the bundle by it,
-	// so comparing needs no second pass over the bytes.
+	// Open checks the file's CRC; the config names the bundle by the
+	// SHA-256 the file ends with, so comparing needs no hashing.
 	kb, info, err := bundle.Open(ctx, data)
 	if err != nil {
 		return nil, &Error{URL: s.URL, Err: err}
 	}
-	if s.SHA256 != "" && bundle.Sum(data) != s.SHA256 {
+	if s.SHA256 != "" && bundle.Digest(data) != s.SHA256 {
 		kb.Close()
 		return nil, &Error{URL: s.URL, Err: ErrHashMismatch}
 	}
