@@ -231,6 +231,10 @@ func Open(ctx context.Context, data []byte) (*knowledge.KB, Info, error) {
 	// collecting less often meanwhile saves time on a first visit, most
 	// of all in the browser's single thread.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	// In the browser, growing the memory in small steps costs a garbage
+	// collection of the JS heap each time, as for imports; the decoded
+	// index and document list are of the order of the file's size.
+	knowledge.ReserveHeap(len(data))
 	kb, info, _, err := open(ctx, data)
 	return kb, info, err
 }
