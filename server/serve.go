@@ -53,6 +53,7 @@ type serveOptions struct {
 	addr           string
 	connectSrc     string
 	frameAncestors string
+	bundles        []string // knowledge bundles to serve as site knowledge
 }
 
 func runServe(ctx context.Context, args []string) error {
@@ -64,6 +65,10 @@ func runServe(ctx context.Context, args []string) error {
 		"extra origins the browser may connect to directly, space-separated (env TINYRAG_CSP_CONNECT)")
 	fs.StringVar(&o.frameAncestors, "frame-ancestors", env.String("TINYRAG_FRAME_ANCESTORS", "'self'"),
 		"origins allowed to embed the app in a frame, CSP syntax (env TINYRAG_FRAME_ANCESTORS)")
+	fs.Func("bundle", "serve this knowledge bundle (made by 'tinyrag bundle') as read-only site knowledge; repeatable", func(v string) error {
+		o.bundles = append(o.bundles, v)
+		return nil
+	})
 	for _, e := range serveExts {
 		if e.flags != nil {
 			e.flags(fs)
@@ -146,15 +151,20 @@ func newServer(ctx context.Context, o serveOptions, env serveEnv) (http.Handler,
 			}
 		}
 	}
+	if err := mountSiteConfig(mux, o.bundles, env); err != nil {
+		return nil, err
+	}
 	ui.Routes()
-	mux.Handle("/", appHandler(assets))
+	mux.Handle("/", appHandler(assets, assets, nil))
 	return securityHeaders(mux, csp(o)), nil
 }
 
 // appHandler is go-app's PWA handler with every resource local: go-app's
 // defaults point icons at a public host, which breaks offline use and the
-// service worker's install.
-func appHandler(assets *staticAssets) *app.Handler {
+// service worker's install. res resolves resource paths (serve: as they
+// are; a static site: under its base path); head is extra raw <head>
+// elements.
+func appHandler(assets *staticAssets, res app.ResourceResolver, head []string) *app.Handler {
 	return &app.Handler{
 		Name:            "tinyRAG",
 		ShortName:       "tinyRAG",
@@ -174,9 +184,10 @@ func appHandler(assets *staticAssets) *app.Handler {
 		// app.wasm is most of a first visit: start it with the page, not
 		// once app.js has run (a quarter of a second later at 40 ms RTT).
 		// go-app's loader fetch()es it same-origin, which this matches.
-		RawHeaders:         []string{`<link rel="preload" href="/web/app.wasm" as="fetch" crossorigin="anonymous">`},
+		RawHeaders: append([]string{`<link rel="preload" href="` + res.Resolve("/web/app.wasm") + `" as="fetch" crossorigin="anonymous">`},
+			head...),
 		CacheableResources: cacheable(assets),
-		Resources:          assets,
+		Resources:          res,
 		Version:            assets.version,
 	}
 }
@@ -202,8 +213,14 @@ func cacheable(assets *staticAssets) []string {
 // one permission wasm needs; no inline scripts, no plugins, no remote code.
 // 'unsafe-inline' for styles only: go-app sets style attributes from wasm.
 func csp(o serveOptions) string {
-	connect := strings.TrimSpace("'self' " + o.connectSrc)
-	return strings.Join([]string{
+	return strings.Join(append(cspDirectives(o.connectSrc), "frame-ancestors "+o.frameAncestors), "; ")
+}
+
+// cspDirectives is the policy without frame-ancestors, which browsers
+// ignore in a <meta> tag: a static site ships exactly these.
+func cspDirectives(connectSrc string) []string {
+	connect := strings.TrimSpace("'self' " + connectSrc)
+	return []string{
 		"default-src 'self'",
 		"script-src 'self' 'wasm-unsafe-eval'",
 		"style-src 'self' 'unsafe-inline'",
@@ -215,8 +232,7 @@ func csp(o serveOptions) string {
 		"object-src 'none'",
 		"base-uri 'self'",
 		"form-action 'self'",
-		"frame-ancestors " + o.frameAncestors,
-	}, "; ")
+	}
 }
 
 func securityHeaders(next http.Handler, policy string) http.Handler {

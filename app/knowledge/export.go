@@ -52,22 +52,33 @@ func (kb *KB) Export(ctx context.Context, w io.Writer) error {
 // checked completely before anything is added, so a damaged file changes
 // nothing.
 func (kb *KB) Import(ctx context.Context, r io.Reader, progress func(Progress)) ([]Document, error) {
+	_, recs, err := ReadExport(r)
+	if err != nil {
+		return nil, err
+	}
+	kb.writeMu.Lock()
+	defer kb.writeMu.Unlock()
+	return kb.importRecords(ctx, recs, progress)
+}
+
+// ReadExport reads and checks a whole Export file: its language and its
+// records, every one valid, as many as the header announces.
+func ReadExport(r io.Reader) (language string, recs []Record, err error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
-		return nil, fmt.Errorf("knowledge: import: not a tinyRAG knowledge export (gzip): %w", err)
+		return "", nil, fmt.Errorf("knowledge: import: not a tinyRAG knowledge export (gzip): %w", err)
 	}
 	dec := json.NewDecoder(zr)
 	var h exportHeader
 	if err := dec.Decode(&h); err != nil {
-		return nil, fmt.Errorf("knowledge: import: unreadable header: %w", err)
+		return "", nil, fmt.Errorf("knowledge: import: unreadable header: %w", err)
 	}
 	if h.Format != exportFormat {
-		return nil, fmt.Errorf("knowledge: import: format %q is not %q", h.Format, exportFormat)
+		return "", nil, fmt.Errorf("knowledge: import: format %q is not %q", h.Format, exportFormat)
 	}
 	if h.Version != exportVersion {
-		return nil, fmt.Errorf("knowledge: import: version %d is not supported (want %d)", h.Version, exportVersion)
+		return "", nil, fmt.Errorf("knowledge: import: version %d is not supported (want %d)", h.Version, exportVersion)
 	}
-	var recs []Record
 	for {
 		var rec Record
 		err := dec.Decode(&rec)
@@ -75,27 +86,17 @@ func (kb *KB) Import(ctx context.Context, r io.Reader, progress func(Progress)) 
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("knowledge: import: record %d: %w", len(recs)+1, err)
+			return "", nil, fmt.Errorf("knowledge: import: record %d: %w", len(recs)+1, err)
 		}
 		if err := validRecord(rec); err != nil {
-			return nil, fmt.Errorf("knowledge: import: record %d: %w", len(recs)+1, err)
+			return "", nil, fmt.Errorf("knowledge: import: record %d: %w", len(recs)+1, err)
 		}
 		recs = append(recs, rec)
 	}
 	if len(recs) != h.Documents {
-		return nil, fmt.Errorf("knowledge: import: file holds %d documents, header says %d (truncated?)", len(recs), h.Documents)
+		return "", nil, fmt.Errorf("knowledge: import: file holds %d documents, header says %d (truncated?)", len(recs), h.Documents)
 	}
-	kb.writeMu.Lock()
-	defer kb.writeMu.Unlock()
-	done, err := kb.indexRecords(ctx, recs, true, progress)
-	if err == nil && kb.cfg.Store != nil && len(done) > 0 {
-		err = kb.saveIndexAfterImport(ctx)
-	}
-	docs := make([]Document, len(done))
-	for i, r := range done {
-		docs[i] = r.Document
-	}
-	return docs, err
+	return h.Language, recs, nil
 }
 
 // validRecord checks what the index relies on: ids and chunk numbering.

@@ -13,8 +13,14 @@ var heapSink []byte
 // heap (hundreds of mark-compacts for SciFact), whatever Go does; a
 // freed reservation is reused by the Go heap, and WASM memory never
 // shrinks anyway.
-func reserveHeap(textBytes int) {
-	want := uint64(textBytes) * heapPerTextByte
+func reserveHeap(textBytes int) { ReserveHeap(textBytes * heapPerTextByte) }
+
+// ReserveHeap grows the WASM memory once so that about n bytes more fit
+// in the heap (see reserveHeap), for work that is about to allocate that
+// much in a burst, such as opening a knowledge bundle. Natively it does
+// nothing.
+func ReserveHeap(n int) {
+	want := uint64(n)
 	if want < minHeapReserve {
 		return
 	}

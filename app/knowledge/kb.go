@@ -242,6 +242,12 @@ func (kb *KB) AddBatch(ctx context.Context, ins []Input, progress func(Progress)
 	// Indexing allocates heavily and briefly; collecting less often during
 	// an import cuts GC time, most of all in WASM's single thread.
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercentIndexing))
+	return kb.importRecords(ctx, recs, progress)
+}
+
+// importRecords indexes and stores records, then saves the snapshot. The
+// caller holds writeMu.
+func (kb *KB) importRecords(ctx context.Context, recs []Record, progress func(Progress)) ([]Document, error) {
 	done, err := kb.indexRecords(ctx, recs, true, progress)
 	if err == nil && kb.cfg.Store != nil && len(done) > 0 {
 		err = kb.saveIndexAfterImport(ctx)

@@ -16,11 +16,16 @@ func (kb *KB) Retrieve(ctx context.Context, q string, k int) ([]tool.Passage, er
 	if err != nil {
 		return nil, err
 	}
+	return Passages(hits), nil
+}
+
+// Passages turns search hits into the passages tools hand on.
+func Passages(hits []Hit) []tool.Passage {
 	out := make([]tool.Passage, len(hits))
 	for i, h := range hits {
 		out[i] = tool.Passage{DocID: h.DocID, ChunkID: h.ChunkID, Title: h.Title, Source: h.Source, Text: h.Text, Score: h.Score}
 	}
-	return out, nil
+	return out
 }
 
 // ToolPassages is how many passages rag_knowledge returns.

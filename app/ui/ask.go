@@ -11,6 +11,7 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/engine"
+	"tinyrag/app/llm/reach"
 	"tinyrag/app/markdown"
 )
 
@@ -99,7 +100,11 @@ func (s *Shell) ask(_ app.Context, q string) {
 		if err != nil && !stopped && msg.Content == "" && unreachable(err) {
 			// The model went away: answer from the knowledge base instead
 			// of leaving the question unanswered.
-			ctx.Dispatch(func(app.Context) { buf.applyTo(msg); s.llm, s.llmErr = llmDown, err.Error() })
+			why := err.Error()
+			if reach.IsFetchFailure(err) {
+				why = reach.Explain(actx, rt.Origin, rt.LLMBase(st), err).String()
+			}
+			ctx.Dispatch(func(app.Context) { buf.applyTo(msg); s.llm, s.llmErr = llmDown, why })
 			s.answerOffline(ctx, actx, rt, st, chat, msg, q, err.Error())
 			return
 		}

@@ -31,6 +31,8 @@ type knowledgeView struct {
 	searchSeq int // numbers searches, so only the latest one's hits show
 
 	shown int // how many sources the list renders; 0 means docPage
+
+	siteErrs []string // site bundles that could not be loaded, and config warnings
 }
 
 // docPage is how many sources the list renders at a time: a knowledge base
@@ -134,11 +136,15 @@ func (s *Shell) renderKnowledge() app.UI {
 					s.importInputs(func(context.Context) ([]knowledge.Input, []string, error) { return []knowledge.Input{in}, nil, nil })
 				}),
 		),
-		s.renderFetchRow("kb-url", T(l, "url"), &k.url, func(v string) {
-			rt := s.rt
-			s.importInputs(func(ctx context.Context) ([]knowledge.Input, []string, error) {
-				in, err := urlInput(ctx, web.ProxyFetcher{Base: rt.Origin, Client: rt.HTTP}, v)
-				return []knowledge.Input{in}, nil, err
+		app.If(s.rt != nil && s.rt.Proxy() == "", func() app.UI {
+			return app.P().Class("empty-hint").ID("kb-url-off").Text(T(l, "url_off"))
+		}).Else(func() app.UI {
+			return s.renderFetchRow("kb-url", T(l, "url"), &k.url, func(v string) {
+				rt := s.rt
+				s.importInputs(func(ctx context.Context) ([]knowledge.Input, []string, error) {
+					in, err := urlInput(ctx, web.ProxyFetcher{Base: rt.Proxy(), Client: rt.HTTP}, v)
+					return []knowledge.Input{in}, nil, err
+				})
 			})
 		}),
 		s.renderFetchRow("kb-wiki", T(l, "wikipedia"), &k.wiki, func(v string) {
@@ -150,6 +156,8 @@ func (s *Shell) renderKnowledge() app.UI {
 		}),
 
 		s.renderBackup(),
+
+		s.renderSiteKnowledge(),
 
 		// Sources
 		app.Div().Class("side-section-title").Text(T(l, "sources_title")+sprintf(" (%d)", len(k.docs))),
@@ -224,7 +232,7 @@ func (s *Shell) renderDoc(d knowledge.Document) app.UI {
 						if typ == "wikipedia" {
 							in, err = wikiInput(ctx, cfg, title)
 						} else {
-							in, err = urlInput(ctx, web.ProxyFetcher{Base: rt.Origin, Client: rt.HTTP}, src)
+							in, err = urlInput(ctx, web.ProxyFetcher{Base: rt.Proxy(), Client: rt.HTTP}, src)
 						}
 						return []knowledge.Input{in}, nil, err
 					})
@@ -292,7 +300,7 @@ func (s *Shell) searchKB() {
 		k.hits, k.qErr = nil, ""
 		return
 	}
-	kb, ctx := s.rt.KB, s.ctx
+	kb, ctx := s.rt.Retriever(), s.ctx
 	ctx.Async(func() {
 		hits, err := kb.Search(context.Background(), q, knowledge.SearchOptions{K: 8, Highlight: true})
 		ctx.Dispatch(func(app.Context) {

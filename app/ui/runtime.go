@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"tinyrag/app/calc"
@@ -11,8 +12,10 @@ import (
 	"tinyrag/app/engine"
 	"tinyrag/app/httpdo"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/site"
 	"tinyrag/app/llm"
 	"tinyrag/app/nanogo"
+	"tinyrag/app/siteconfig"
 	"tinyrag/app/tool"
 	"tinyrag/app/web"
 )
@@ -45,6 +48,13 @@ type Runtime struct {
 	// Server is what the server's /api/config said it offers; nil until
 	// it answered (the web tools then assume the defaults).
 	Server *web.ServerConfig
+	// Site is the site's read-only knowledge (bundles), searched with KB.
+	Site *site.Knowledge
+	// SiteConfig is the site's tinyrag.json; nil when it has none.
+	SiteConfig *siteconfig.Config
+	// SiteFetch and SiteOpen are how long downloading and opening the
+	// site's bundles took at start (shown to benchmarks as data-site-*).
+	SiteFetch, SiteOpen time.Duration
 }
 
 // Registry returns the tools the settings allow, over the runtime's
@@ -59,18 +69,18 @@ func (rt *Runtime) Registry(s Settings) *tool.Registry {
 		sc.Wikipedia.Lang = rt.wikiConfig(s).Lang
 	}
 	reg := tool.NewRegistry(calc.Tool())
-	for _, t := range web.BrowserTools(rt.Origin, sc, rt.HTTP) {
+	for _, t := range web.BrowserTools(rt.Proxy(), sc, rt.HTTP) {
 		reg.Register(t)
 	}
-	if !sc.Web.Enabled {
+	if !sc.Web.Enabled || rt.Proxy() == "" {
 		// The server turned the web off (--no-web): the tools would
 		// only fail.
 		for _, n := range []string{web.URLFetchName, web.WebSearchName} {
 			reg.SetEnabled(n, false)
 		}
 	}
-	if rt.KB != nil {
-		reg.Register(knowledge.NewTool(rt.KB))
+	if rt.KB != nil || len(rt.Site.Bundles()) > 0 {
+		reg.Register(knowledge.NewTool(rt.Retriever()))
 	}
 	if NanoGoRunner != nil {
 		reg.Register(nanogo.Tool(NanoGoRunner))
@@ -96,15 +106,18 @@ func (rt *Runtime) Chatter(s Settings) *llm.Client {
 	if rt.HTTP != nil {
 		opts = append(opts, llm.WithHTTPClient(rt.HTTP))
 	}
-	return llm.NewClient(s.LLMBase(rt.Origin), opts...)
+	if s.APIKey != "" {
+		opts = append(opts, llm.WithAPIKey(s.APIKey))
+	}
+	return llm.NewClient(rt.LLMBase(s), opts...)
 }
 
 // Engine builds an engine for one question with the current settings.
 // Building one per question is cheap and picks up changed settings.
 func (rt *Runtime) Engine(s Settings, chat llm.Chatter) *engine.Engine {
 	var kb tool.Retriever
-	if rt.KB != nil {
-		kb = rt.KB
+	if rt.KB != nil || len(rt.Site.Bundles()) > 0 {
+		kb = rt.Retriever()
 	}
 	return engine.New(s.EngineConfig(), chat, rt.Registry(s), kb)
 }
@@ -135,10 +148,10 @@ const offlinePassages = 3
 // OfflineAnswer answers from the knowledge base alone, for when no LLM is
 // reachable: the top passages as quoted Markdown, and their citations.
 func (rt *Runtime) OfflineAnswer(ctx context.Context, lang, question string) (string, []chats.Citation, error) {
-	if rt.KB == nil || len(rt.KB.Documents()) == 0 {
+	if !rt.HasKnowledge() {
 		return T(lang, "offline_none"), nil, nil
 	}
-	ps, err := rt.KB.Retrieve(ctx, question, offlinePassages)
+	ps, err := rt.Retriever().Retrieve(ctx, question, offlinePassages)
 	if err != nil && err != knowledge.ErrEmptyQuery {
 		return "", nil, fmt.Errorf("searching the knowledge base: %w", err)
 	}
@@ -166,13 +179,13 @@ func (rt *Runtime) OfflineAnswer(ctx context.Context, lang, question string) (st
 // the prompt (the same query gives the same passages) and those every
 // rag_knowledge call returned, each chunk once.
 func (rt *Runtime) Citations(ctx context.Context, question string, m *chats.Message) []chats.Citation {
-	if rt.KB == nil {
+	if !rt.HasKnowledge() {
 		return nil
 	}
 	var out []chats.Citation
 	seen := map[string]bool{}
 	add := func(q string, k int) {
-		ps, err := rt.KB.Retrieve(ctx, q, k)
+		ps, err := rt.Retriever().Retrieve(ctx, q, k)
 		if err != nil {
 			return
 		}

@@ -34,7 +34,10 @@ type Settings struct {
 	// Endpoint is an OpenAI-compatible base URL; empty uses the server's
 	// /api/llm proxy.
 	Endpoint string `json:"endpoint"`
-	Model    string `json:"model"`
+	// APIKey is sent to Endpoint as a bearer token. It is kept in this
+	// browser's localStorage only (see the warning in Settings).
+	APIKey string `json:"api_key,omitempty"`
+	Model  string `json:"model"`
 
 	Personas []Persona `json:"personas"`
 	Persona  string    `json:"persona"` // name of the active persona, "" none
@@ -147,13 +150,4 @@ func (s Settings) EngineConfig() engine.Config {
 	c.MaxContinuations = s.MaxContinuations
 	c.ToolTimeout = time.Duration(s.ToolTimeoutSec) * time.Second
 	return c
-}
-
-// LLMBase is the endpoint the browser talks to: the configured one, or the
-// server's proxy under origin.
-func (s Settings) LLMBase(origin string) string {
-	if s.Endpoint != "" {
-		return strings.TrimRight(s.Endpoint, "/")
-	}
-	return strings.TrimRight(origin, "/") + "/api/llm"
 }

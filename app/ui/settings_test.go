@@ -63,8 +63,9 @@ func TestSettings_EngineConfigAndEndpoint(t *testing.T) {
 		{"", "http://127.0.0.1:8080/api/llm"},
 		{"http://127.0.0.1:11434/v1/", "http://127.0.0.1:11434/v1"},
 	}
+	rt := &Runtime{Origin: "http://127.0.0.1:8080"}
 	for _, tc := range tests {
-		if got := (Settings{Endpoint: tc.endpoint}).LLMBase("http://127.0.0.1:8080/"); got != tc.want {
+		if got := rt.LLMBase(Settings{Endpoint: tc.endpoint}); got != tc.want {
 			t.Errorf("LLMBase with endpoint %q = %q, want %q", tc.endpoint, got, tc.want)
 		}
 	}

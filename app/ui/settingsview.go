@@ -6,6 +6,30 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
+// endpointPlaceholder shows what an empty endpoint means on this site.
+func (s *Shell) endpointPlaceholder() string {
+	if s.rt != nil {
+		if b := s.rt.LLMBase(Settings{}); b != "" {
+			return b
+		}
+		return "http://127.0.0.1:11434/v1"
+	}
+	return "/api/llm"
+}
+
+// endpointHint says what an empty endpoint means here: the server's proxy,
+// the site's preset, or nothing at all on a static site without either.
+func (s *Shell) endpointHint() string {
+	l := s.lang()
+	switch {
+	case s.rt == nil || (s.rt.Proxy() != "" && (s.rt.SiteConfig == nil || s.rt.SiteConfig.LLM == nil)):
+		return T(l, "endpoint_hint")
+	case s.rt.SiteConfig != nil && s.rt.SiteConfig.LLM != nil:
+		return T(l, "endpoint_hint_preset")
+	}
+	return T(l, "endpoint_hint_direct")
+}
+
 // renderSettings is the settings page. Every change is saved at once:
 // there is no "Save" to forget.
 func (s *Shell) renderSettings() app.UI {
@@ -68,10 +92,17 @@ func (s *Shell) renderSettings() app.UI {
 		app.Div().Class("settings-scroll").Body(
 			app.Div().Class("settings-grid").Body(
 				card(T(l, "llm"),
-					field(T(l, "endpoint"), "set-endpoint", T(l, "endpoint_hint"),
-						app.Input().ID("set-endpoint").Type("url").Placeholder("/api/llm").Value(st.Endpoint).
+					field(T(l, "endpoint"), "set-endpoint", s.endpointHint(),
+						app.Input().ID("set-endpoint").Type("url").Placeholder(s.endpointPlaceholder()).Value(st.Endpoint).
 							OnChange(func(ctx app.Context, e app.Event) {
 								st.Endpoint = ctx.JSSrc().Get("value").String()
+								changed(ctx)
+								s.testLLM()
+							})),
+					field(T(l, "api_key"), "set-key", T(l, "api_key_hint"),
+						app.Input().ID("set-key").Type("password").Attr("autocomplete", "off").Value(st.APIKey).
+							OnChange(func(ctx app.Context, e app.Event) {
+								st.APIKey = ctx.JSSrc().Get("value").String()
 								changed(ctx)
 								s.testLLM()
 							})),

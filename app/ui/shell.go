@@ -7,12 +7,15 @@ package ui
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/chats"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/llm/reach"
+	"tinyrag/app/siteconfig"
 	"tinyrag/app/web"
 )
 
@@ -94,14 +97,21 @@ func (s *Shell) OnMount(ctx app.Context) {
 	preventEnterNewline()
 	origin := app.Window().URL()
 	origin.Path, origin.RawQuery, origin.Fragment = "", "", ""
+	// tinyrag.json sits next to index.html, under the site's base path.
+	configURL := origin.String() + strings.TrimRight(app.Getenv("GOAPP_ROOT_PREFIX"), "/") + "/" + siteconfig.FileName
+	s.watchSite(configURL)
 	started := time.Now()
 	ctx.Async(func() {
-		rt, warn := openRuntime(context.Background(), origin.String())
+		rt, warn, siteWarns := openRuntime(context.Background(), origin.String(), configURL)
+		for _, w := range siteWarns {
+			app.Log("tinyRAG site knowledge: " + w)
+		}
 		ctx.Dispatch(func(ctx app.Context) {
 			s.loadMs = time.Since(started).Milliseconds()
 			s.rt = rt
 			s.ready = true
 			s.loadErr = warn
+			s.kn.siteErrs = siteWarns
 			s.chat = rt.History.New()
 			s.kn.refresh(rt)
 		})
@@ -109,9 +119,10 @@ func (s *Shell) OnMount(ctx app.Context) {
 	})
 }
 
-// openRuntime opens the stores; a store that cannot be opened is replaced
-// by memory and reported, so the app still works for this visit.
-func openRuntime(ctx context.Context, origin string) (*Runtime, string) {
+// openRuntime opens the stores and the site's knowledge; a store that
+// cannot be opened is replaced by memory and reported, so the app still
+// works for this visit, and so is a site bundle that cannot be loaded.
+func openRuntime(ctx context.Context, origin, configURL string) (*Runtime, string, []string) {
 	// The chat history and the knowledge base open side by side: both wait
 	// mostly on IndexedDB, so the app is ready when the slower one is.
 	var h *chats.History
@@ -132,6 +143,15 @@ func openRuntime(ctx context.Context, origin string) (*Runtime, string) {
 			chatWarn = err.Error()
 		}
 	}()
+	// The site's bundles load beside the stores: the app is ready, with
+	// site knowledge searchable, when the slowest of the three is.
+	rt := &Runtime{Origin: origin}
+	var siteWarns []string
+	siteDone := make(chan struct{})
+	go func() {
+		defer close(siteDone)
+		siteWarns = rt.loadSite(ctx, configURL)
+	}()
 
 	warn := ""
 	cfg := knowledge.Config{}
@@ -149,10 +169,12 @@ func openRuntime(ctx context.Context, origin string) (*Runtime, string) {
 		kb, _ = knowledge.New(cfg)
 	}
 	<-chatsDone
+	<-siteDone
 	if warn == "" {
 		warn = chatWarn
 	}
-	return &Runtime{KB: kb, History: h, Origin: origin}, warn
+	rt.KB, rt.History = kb, h
+	return rt, warn, siteWarns
 }
 
 // checkLLM lists the endpoint's models: success means a model is
@@ -170,16 +192,25 @@ func (s *Shell) checkLLM(ctx app.Context) {
 	c, cancel := context.WithTimeout(context.Background(), 6*time.Second)
 	defer cancel()
 	var models []string
-	// The server says whether its proxy has a model behind it; asking
-	// the proxy when it has none would only log a failed request.
-	sc, err := web.LoadServerConfig(c, rt.HTTP, rt.Origin)
-	if err == nil {
-		ctx.Dispatch(func(app.Context) { rt.Server = &sc })
+	var sc web.ServerConfig
+	var err error
+	proxy, base := rt.Proxy(), rt.LLMBase(st)
+	if proxy != "" {
+		// The server says whether its proxy has a model behind it; asking
+		// the proxy when it has none would only log a failed request.
+		if sc, err = web.LoadServerConfig(c, rt.HTTP, proxy); err == nil {
+			ctx.Dispatch(func(app.Context) { rt.Server = &sc })
+		}
 	}
-	if err == nil && st.Endpoint == "" && !sc.LLM.Configured {
+	switch {
+	case base == "":
+		err = errors.New(T(st.Lang, "no_endpoint"))
+	case err == nil && proxy != "" && base == proxy+"/api/llm" && !sc.LLM.Configured:
 		err = errors.New("this server has no language model configured (start it with --llm-url, or run Ollama or LM Studio locally)")
-	} else {
-		models, err = rt.Chatter(st).Models(c)
+	default:
+		if models, err = rt.Chatter(st).Models(c); err != nil {
+			err = errors.New(reach.Explain(c, rt.Origin, base, err).String())
+		}
 	}
 	ctx.Dispatch(func(ctx app.Context) {
 		s.testing = false
@@ -222,12 +253,53 @@ func (s *Shell) Render() app.UI {
 	}
 	// data-ready and data-llm let tests (and styles) see the app's state.
 	return app.Div().Class(cls).ID("shell").Attr("data-ready", sprintf("%t", s.ready)).Attr("data-llm", [...]string{"unknown", "ok", "down"}[s.llm]).
-		Attr("data-load-ms", sprintf("%d", s.loadMs)).Body(
+		Attr("data-load-ms", sprintf("%d", s.loadMs)).
+		Attr("data-site-fetch-ms", s.siteMs(func(rt *Runtime) time.Duration { return rt.SiteFetch })).
+		Attr("data-site-open-ms", s.siteMs(func(rt *Runtime) time.Duration { return rt.SiteOpen })).Body(
 		s.renderSidebar(),
 		app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { s.navOpen = false }),
 		main,
 		app.If(s.citation != nil, func() app.UI { return s.renderCitation() }),
 	)
+}
+
+func (s *Shell) siteMs(f func(*Runtime) time.Duration) string {
+	if s.rt == nil {
+		return "0"
+	}
+	return sprintf("%d", f(s.rt).Milliseconds())
+}
+
+// siteCheckEvery is how often, at most, coming back to the tab checks
+// whether the site published new bundles.
+const siteCheckEvery = time.Minute
+
+// siteWatch is installed once: when the tab becomes visible again, the
+// site config is read again and changed bundles are swapped, so a visitor
+// who keeps the app open gets what the site publishes.
+var siteWatch app.Func
+
+func (s *Shell) watchSite(configURL string) {
+	if siteWatch != nil {
+		return
+	}
+	last := time.Now()
+	siteWatch = app.FuncOf(func(this app.Value, args []app.Value) any {
+		if app.Window().Get("document").Get("visibilityState").String() != "visible" || time.Since(last) < siteCheckEvery || s.rt == nil {
+			return nil
+		}
+		last = time.Now()
+		rt, ctx := s.rt, s.ctx
+		ctx.Async(func() {
+			warns := rt.refreshSite(context.Background(), configURL)
+			for _, w := range warns {
+				app.Log("tinyRAG site knowledge: " + w)
+			}
+			ctx.Dispatch(func(app.Context) { s.kn.siteErrs = warns })
+		})
+		return nil
+	})
+	app.Window().Get("document").Call("addEventListener", "visibilitychange", siteWatch)
 }
 
 // enterGuard is installed once: go-app runs its event handlers after the

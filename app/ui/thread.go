@@ -84,9 +84,13 @@ func (s *Shell) renderBanner() app.UI {
 	return app.Section().Class("banner").ID("llm-banner").Attr("role", "status").Aria("labelledby", "llm-banner-title").Body(
 		app.Strong().ID("llm-banner-title").Text(T(l, "banner_title")),
 		app.P().Text(T(l, "banner_text")),
-		app.Ul().Body(item("banner_ollama"), item("banner_lmstudio"), item("banner_key")),
+		app.If(s.rt == nil || s.rt.Proxy() != "", func() app.UI {
+			return app.Ul().Body(item("banner_ollama"), item("banner_lmstudio"), item("banner_key"))
+		}).Else(func() app.UI {
+			return app.P().Text(T(l, "banner_static"))
+		}),
 		app.Div().Class("banner-actions").Body(
-			app.Span().Class("banner-err").Text(s.llmErr),
+			app.Span().Class("banner-err").ID("llm-explain").Text(s.llmErr),
 			app.Button().Class("btn").Type("button").Text(T(l, "settings")).
 				OnClick(func(ctx app.Context, e app.Event) { s.view = viewSettings }),
 			app.Button().Class("btn").Type("button").Text(T(l, "retry")).
@@ -295,10 +299,22 @@ func (s *Shell) renderCitation() app.UI {
 				app.H2().ID("cite-title").Text(c.Title),
 				app.Button().Class("icon-btn").ID("cite-close").Type("button").Aria("label", T(l, "close")).AutoFocus(true).Text("✕").OnClick(closeFn),
 			),
-			app.P().Class("cite-source").Body(app.Code().Text(c.Source), app.Span().Text(" · "+c.ChunkID)),
+			app.P().Class("cite-source").Body(app.Code().Text(c.Source), app.Span().Text(" · "+c.ChunkID),
+				app.If(s.citeLink(c) != "", func() app.UI {
+					return app.A().ID("cite-link").Class("cite-link").Href(s.citeLink(c)).Target("_blank").Rel("noopener").Text(" · " + T(l, "open_page") + " ↗")
+				})),
 			app.Blockquote().Class("cite-text").Text(c.Text),
 		),
 	)
+}
+
+// citeLink is where a citation from site knowledge links: the page it
+// came from. Visitor imports have no page to open.
+func (s *Shell) citeLink(c *chats.Citation) string {
+	if s.rt == nil || !s.rt.IsSiteCitation(c.ChunkID) {
+		return ""
+	}
+	return SiteLink(s.pageURL(), c.Source)
 }
 
 // iconCopy is the copy symbol; no font has a glyph for it everywhere.

@@ -38,11 +38,13 @@ func LoadServerConfig(ctx context.Context, c httpdo.Doer, origin string) (Server
 // BrowserTools builds the three web tools as the browser app runs them:
 // url_fetch and websearch through the server at origin, wikipedia directly
 // (Wikipedia allows CORS) unless the server names another wiki, which is
-// then reached through the server's fetch proxy.
+// then reached through the server's fetch proxy. With no server (origin
+// ""), url_fetch and websearch answer ErrNoProxy and another wiki is
+// asked directly.
 func BrowserTools(origin string, sc ServerConfig, c httpdo.Doer) []tool.Tool {
 	origin = strings.TrimRight(origin, "/")
 	wiki := WikiConfig{Base: sc.Wikipedia.Base, Lang: sc.Wikipedia.Lang, Client: c}
-	if wiki.Base != "" && !isWikipedia(wiki.Base) {
+	if wiki.Base != "" && !isWikipedia(wiki.Base) && origin != "" {
 		wiki.Proxy = origin
 	}
 	return []tool.Tool{

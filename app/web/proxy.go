@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,17 +18,25 @@ import (
 // server bounds the text itself, this only protects against a wrong Base.
 const maxProxyReply = 8 << 20
 
+// ErrNoProxy is what url_fetch, websearch and URL imports answer on a
+// site without a tinyRAG server: a browser may not read other sites'
+// pages itself.
+var ErrNoProxy = errors.New("off on this site: it runs without a tinyRAG server, and a browser may not read other websites' pages directly (they do not allow it, CORS). Wikipedia still works; the site owner can name a tinyRAG server as proxy in tinyrag.json")
+
 // ProxyFetcher fetches through the tinyRAG server's /api/fetch — the way
 // the browser reaches pages that do not allow CORS.
 type ProxyFetcher struct {
 	// Base is the server's origin, e.g. "http://127.0.0.1:8080" (in the
-	// browser: the page's own origin).
+	// browser: the page's own origin); "" means there is none (ErrNoProxy).
 	Base   string
 	Client httpdo.Doer // nil: httpdo's default (fetch() in the browser)
 }
 
 // Fetch implements Fetcher.
 func (p ProxyFetcher) Fetch(ctx context.Context, rawURL string) (Page, error) {
+	if p.Base == "" {
+		return Page{}, fmt.Errorf("url_fetch is %w", ErrNoProxy)
+	}
 	var page Page
 	err := proxyGet(ctx, p.Client, p.Base+"/api/fetch?url="+url.QueryEscape(rawURL), &page)
 	if err != nil {
@@ -42,6 +51,9 @@ const maxRawReply = 17 << 20
 
 // FetchRaw implements RawFetcher through /api/fetch?raw=1.
 func (p ProxyFetcher) FetchRaw(ctx context.Context, rawURL string) (Raw, error) {
+	if p.Base == "" {
+		return Raw{}, fmt.Errorf("importing a URL is %w", ErrNoProxy)
+	}
 	h, body, err := proxyDo(ctx, p.Client, p.Base+"/api/fetch?raw=1&url="+url.QueryEscape(rawURL), "*/*", maxRawReply)
 	if err != nil {
 		return Raw{}, fmt.Errorf("fetching %s: %w", rawURL, err)
@@ -55,12 +67,15 @@ func (p ProxyFetcher) FetchRaw(ctx context.Context, rawURL string) (Raw, error) 
 
 // ProxySearcher searches through the tinyRAG server's /api/search.
 type ProxySearcher struct {
-	Base   string      // the server's origin, as for ProxyFetcher
+	Base   string      // the server's origin, as for ProxyFetcher ("": none)
 	Client httpdo.Doer // nil: httpdo's default
 }
 
 // Search implements Searcher.
 func (p ProxySearcher) Search(ctx context.Context, query string, n int) ([]Hit, error) {
+	if p.Base == "" {
+		return nil, fmt.Errorf("websearch is %w", ErrNoProxy)
+	}
 	var reply struct {
 		Results []Hit `json:"results"`
 	}

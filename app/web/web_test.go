@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -361,5 +362,34 @@ func TestProxyFetcher_FetchRaw_ReadsTheBodyTypeAndFinalURL(t *testing.T) {
 		if _, err := f.FetchRaw(context.Background(), tc.url); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("FetchRaw(%s) err = %v, want it to say %q", tc.url, err, tc.want)
 		}
+	}
+}
+
+func TestBrowserTools_WithoutAProxyTheProxiedToolsSayWhyAndWikipediaGoesDirect(t *testing.T) {
+	calls := 0
+	wiki := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if r.URL.Query().Get("origin") != "*" {
+			t.Errorf("wiki call without origin=*: %s", r.URL)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"query":{"search":[]}}`)
+	}))
+	defer wiki.Close()
+	var sc web.ServerConfig
+	sc.Wikipedia.Base = wiki.URL
+	tools := web.BrowserTools("", sc, nil)
+	for _, tl := range tools[:2] {
+		_, err := tl.Run(context.Background(), "https://example.org/")
+		if !errors.Is(err, web.ErrNoProxy) || !strings.Contains(err.Error(), "without a tinyRAG server") {
+			t.Errorf("%s: %v", tl.Name(), err)
+		}
+	}
+	if _, err := (web.ProxyFetcher{}).FetchRaw(context.Background(), "https://example.org/a.pdf"); !errors.Is(err, web.ErrNoProxy) {
+		t.Errorf("URL import: %v", err)
+	}
+	tools[2].Run(context.Background(), "kettle")
+	if calls == 0 {
+		t.Error("wikipedia did not ask the wiki directly")
 	}
 }

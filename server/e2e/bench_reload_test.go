@@ -22,37 +22,7 @@ import (
 // timing: it runs only with TINYRAG_BENCH_SCIFACT=<dir> (make bench-reload)
 // and prints one line.
 func TestBenchReload_SciFactKnowledgeBaseIsSearchableAfterReload(t *testing.T) {
-	dir := os.Getenv("TINYRAG_BENCH_SCIFACT")
-	if dir == "" {
-		t.Skip("set TINYRAG_BENCH_SCIFACT to the SciFact folder (make bench-reload)")
-	}
-	set, err := beir.LoadDir(dir)
-	if err != nil {
-		t.Fatalf("reading SciFact from %s: %v", dir, err)
-	}
-
-	// The browser imports the collection as a user would: one backup file
-	// made by the same knowledge code, through the knowledge panel.
-	kb, err := knowledge.New(knowledge.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ins := make([]knowledge.Input, len(set.Corpus))
-	for i, d := range set.Corpus {
-		ins[i] = knowledge.Input{Title: d.Title, Source: "scifact/" + d.ID, Type: "text", Text: d.Text}
-	}
-	if _, err := kb.AddBatch(context.Background(), ins, nil); err != nil {
-		t.Fatal(err)
-	}
-	backup := filepath.Join(t.TempDir(), "scifact.tinyrag.gz")
-	f, err := os.Create(backup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := kb.Export(context.Background(), f); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	set, _, backup := scifactCorpus(t)
 
 	b, srv, _ := scriptedApp(t)
 	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
@@ -78,4 +48,42 @@ func TestBenchReload_SciFactKnowledgeBaseIsSearchableAfterReload(t *testing.T) {
 		float64(len(set.Corpus))/importTook.Seconds(), appMs, pageMs, len(set.Corpus))
 	fmt.Println(line)
 	t.Log(line)
+}
+
+// scifactCorpus reads SciFact from TINYRAG_BENCH_SCIFACT (skipping the
+// test without it) and writes it as a knowledge backup file, which the
+// benchmarks import in the browser as a user would, through the knowledge
+// panel (made by the same knowledge code, so only file parsing is skipped).
+func scifactCorpus(t *testing.T) (beir.Set, []knowledge.Input, string) {
+	t.Helper()
+	dir := os.Getenv("TINYRAG_BENCH_SCIFACT")
+	if dir == "" {
+		t.Skip("set TINYRAG_BENCH_SCIFACT to the SciFact folder (make bench-reload, make bench-bundle)")
+	}
+	set, err := beir.LoadDir(dir)
+	if err != nil {
+		t.Fatalf("reading SciFact from %s: %v", dir, err)
+	}
+	ins := make([]knowledge.Input, len(set.Corpus))
+	for i, d := range set.Corpus {
+		ins[i] = knowledge.Input{Title: d.Title, Source: "scifact/" + d.ID, Type: "text", Text: d.Text}
+	}
+	kb, err := knowledge.New(knowledge.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kb.Close()
+	if _, err := kb.AddBatch(context.Background(), ins, nil); err != nil {
+		t.Fatal(err)
+	}
+	backup := filepath.Join(t.TempDir(), "scifact.tinyrag.gz")
+	f, err := os.Create(backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := kb.Export(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	return set, ins, backup
 }

@@ -14,8 +14,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"flag"
@@ -27,6 +25,8 @@ import (
 	"sync"
 
 	"github.com/andybalholm/brotli"
+
+	"tinyrag/server/compress"
 )
 
 // level is the brotli quality per kind of file; cacheDir, if set, keeps
@@ -107,7 +107,7 @@ func printSize(path string) error {
 	if err != nil {
 		return err
 	}
-	gz, br, err := compress(path, b)
+	gz, br, err := variants(path, b)
 	if err != nil {
 		return err
 	}
@@ -116,9 +116,9 @@ func printSize(path string) error {
 	return nil
 }
 
-// compress returns the gzip and brotli variants of b, the contents of
+// variants returns the gzip and brotli variants of b, the contents of
 // file name, from the cache when it has them.
-func compress(name string, b []byte) (gz, br []byte, err error) {
+func variants(name string, b []byte) (gz, br []byte, err error) {
 	opt := brotli.WriterOptions{Quality: level.text}
 	if strings.HasSuffix(name, ".wasm") {
 		opt.Quality = level.wasm
@@ -148,19 +148,7 @@ func compress(name string, b []byte) (gz, br []byte, err error) {
 }
 
 func compressNow(b []byte, opt brotli.WriterOptions) (gz, br []byte, err error) {
-	var g bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&g, gzip.BestCompression)
-	zw.Write(b)
-	if err := zw.Close(); err != nil {
-		return nil, nil, err
-	}
-	var r bytes.Buffer
-	bw := brotli.NewWriterOptions(&r, opt)
-	bw.Write(b)
-	if err := bw.Close(); err != nil {
-		return nil, nil, err
-	}
-	return g.Bytes(), r.Bytes(), nil
+	return compress.BytesWith(b, opt)
 }
 
 func compressOne(j job) error {
@@ -178,7 +166,7 @@ func compressOne(j job) error {
 	os.Remove(j.dst + ".gz")
 	os.Remove(j.dst + ".br")
 
-	gz, br, err := compress(j.src, b)
+	gz, br, err := variants(j.src, b)
 	if err != nil {
 		return err
 	}

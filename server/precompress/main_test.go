@@ -16,7 +16,7 @@ func TestCompress_WasmAtTheBestSettingAndCachedByContent(t *testing.T) {
 	defer func() { cacheDir = "" }()
 	b := []byte(strings.Repeat("tinyRAG wasm bytes, repeated; ", 4000))
 
-	_, br, err := compress("app.wasm", b)
+	_, br, err := variants("app.wasm", b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,12 +35,12 @@ func TestCompress_WasmAtTheBestSettingAndCachedByContent(t *testing.T) {
 	if err := os.WriteFile(m[0], []byte("cached"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, br, _ := compress("other-name.wasm", b); string(br) != "cached" {
+	if _, br, _ := variants("other-name.wasm", b); string(br) != "cached" {
 		t.Errorf("second compression of the same wasm did not use the cache")
 	}
 
 	// Other files keep their own quality and cache key.
-	if _, _, err := compress("style.css", b); err != nil {
+	if _, _, err := variants("style.css", b); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ := filepath.Glob(filepath.Join(cacheDir, "*-q5-w0.br")); len(m) != 1 {

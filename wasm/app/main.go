@@ -7,6 +7,8 @@ package main
 
 import (
 	"context"
+	"net/url"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -23,7 +25,9 @@ func main() {
 		return storage.OpenIndexedDB(ctx, "tinyrag-knowledge")
 	}
 	// The interpreter lives in its own worker wasm, loaded on first use.
-	ui.NanoGoRunner = &nanogo.WorkerRunner{}
+	// Under the site's base path (a static site may live in a sub-folder).
+	root := strings.TrimRight(app.Getenv("GOAPP_ROOT_PREFIX"), "/") + "/"
+	ui.NanoGoRunner = &nanogo.WorkerRunner{ScriptURL: root + "web/nanogo-worker.js?exec=" + url.QueryEscape(root+"wasm_exec.js")}
 	ui.Routes()
 	app.RunWhenOnBrowser()
 }

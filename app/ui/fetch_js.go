@@ -1,0 +1,66 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"context"
+	"fmt"
+	"syscall/js"
+)
+
+func init() { fetchWhole = jsFetchWhole }
+
+// jsFetchWhole reads a whole response as one ArrayBuffer and copies it into
+// Go once. Go's fetch transport streams a body in small pieces through
+// the JS boundary, which for a bundle of many megabytes cost more than
+// the download itself.
+func jsFetchWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
+	type result struct {
+		status int
+		data   []byte
+		err    error
+	}
+	done := make(chan result, 1)
+	var onResp, onBody, onErr js.Func
+	status := 0
+	onErr = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := "fetch failed"
+		if len(args) > 0 {
+			msg = args[0].Get("message").String()
+		}
+		done <- result{status: status, err: fmt.Errorf("GET %s: %s", u, msg)}
+		return nil
+	})
+	onBody = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		buf := js.Global().Get("Uint8Array").New(args[0])
+		n := buf.Get("length").Int()
+		if int64(n) > limit {
+			done <- result{status: status, err: fmt.Errorf("GET %s: larger than %d MB", u, limit>>20)}
+			return nil
+		}
+		b := make([]byte, n)
+		js.CopyBytesToGo(b, buf)
+		done <- result{status: status, data: b}
+		return nil
+	})
+	onResp = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resp := args[0]
+		status = resp.Get("status").Int()
+		if !resp.Get("ok").Bool() {
+			done <- result{status: status, err: fmt.Errorf("GET %s: HTTP %d", u, status)}
+			return nil
+		}
+		resp.Call("arrayBuffer").Call("then", onBody, onErr)
+		return nil
+	})
+	defer onResp.Release()
+	defer onBody.Release()
+	defer onErr.Release()
+	js.Global().Call("fetch", u).Call("then", onResp, onErr)
+	select {
+	case r := <-done:
+		return r.data, r.status, r.err
+	case <-ctx.Done():
+		return nil, 0, ctx.Err()
+	}
+}

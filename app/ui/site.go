@@ -1,0 +1,180 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"tinyrag/app/httpdo"
+	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/site"
+	"tinyrag/app/siteconfig"
+)
+
+// maxSiteFile bounds what the app reads for tinyrag.json and for one
+// bundle: a wrong URL must not fill the page's memory.
+const (
+	maxConfigBytes = 1 << 20
+	maxBundleBytes = 512 << 20
+)
+
+// fetchWhole GETs a site file in the browser (fetch_js.go); nil natively,
+// where siteGet uses the runtime's HTTP client.
+var fetchWhole func(ctx context.Context, u string, limit int64) ([]byte, int, error)
+
+// siteGet GETs url and returns its body; a status other than 200 is an
+// error naming it.
+func siteGet(ctx context.Context, c httpdo.Doer, u string, limit int64) ([]byte, int, error) {
+	if fetchWhole != nil && c == nil {
+		return fetchWhole(ctx, u, limit)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	resp, err := httpdo.Or(c).Do(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, resp.StatusCode, fmt.Errorf("GET %s: HTTP %d", u, resp.StatusCode)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return nil, resp.StatusCode, fmt.Errorf("GET %s: %w", u, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, resp.StatusCode, fmt.Errorf("GET %s: larger than %d MB", u, limit>>20)
+	}
+	return b, resp.StatusCode, nil
+}
+
+// loadSite reads the site config at configURL and opens its bundles into
+// rt.Site. A site without a config (404) is an app served by `tinyrag
+// serve` from before site configs, with its proxy at the page's origin.
+// Everything that goes wrong is returned as a message and the app starts
+// anyway: without the bundle, or without the config.
+func (rt *Runtime) loadSite(ctx context.Context, configURL string) []string {
+	if rt.Site == nil {
+		rt.Site = &site.Knowledge{}
+	}
+	data, status, err := siteGet(ctx, rt.HTTP, configURL, maxConfigBytes)
+	if status == http.StatusNotFound {
+		return nil
+	}
+	if err != nil {
+		return []string{"site config: " + err.Error()}
+	}
+	return rt.applySite(ctx, configURL, data)
+}
+
+// applySite takes a site config read from configURL and makes the opened
+// bundles match it.
+func (rt *Runtime) applySite(ctx context.Context, configURL string, data []byte) []string {
+	cfg, warns, err := siteconfig.Parse(data)
+	if err != nil {
+		return append(warns, err.Error())
+	}
+	rt.SiteConfig = &cfg
+	srcs, err := cfg.Resolve(configURL)
+	if err != nil {
+		return append(warns, err.Error())
+	}
+	var fetching time.Duration
+	fetch := func(ctx context.Context, u string) ([]byte, error) {
+		start := time.Now()
+		b, _, err := siteGet(ctx, rt.HTTP, u, maxBundleBytes)
+		fetching += time.Since(start)
+		return b, err
+	}
+	start := time.Now()
+	for _, e := range rt.Site.Sync(ctx, srcs, fetch) {
+		warns = append(warns, e.Error())
+	}
+	rt.SiteFetch, rt.SiteOpen = fetching, time.Since(start)-fetching
+	return warns
+}
+
+// refreshSite reads the site config again and swaps bundles whose hash
+// changed (Sync keeps the others untouched). It returns what went wrong.
+func (rt *Runtime) refreshSite(ctx context.Context, configURL string) []string {
+	if rt.SiteConfig == nil {
+		return nil // a site without a config has no bundles to renew
+	}
+	data, _, err := siteGet(ctx, rt.HTTP, configURL, maxConfigBytes)
+	if err != nil {
+		return []string{"site config: " + err.Error()}
+	}
+	return rt.applySite(ctx, configURL, data)
+}
+
+// Proxy is the origin of the tinyRAG server whose /api proxies the app
+// uses, "" when it has none (a static site without one).
+func (rt *Runtime) Proxy() string {
+	if rt.SiteConfig == nil {
+		return rt.Origin
+	}
+	return rt.SiteConfig.ProxyOrigin(rt.Origin)
+}
+
+// Retriever searches the visitor's knowledge base and the site's
+// knowledge together.
+func (rt *Runtime) Retriever() site.Union {
+	u := site.Union{Site: rt.Site}
+	if rt.KB != nil {
+		u.Visitor = rt.KB
+	}
+	return u
+}
+
+// HasKnowledge reports whether anything can be searched.
+func (rt *Runtime) HasKnowledge() bool {
+	return (rt.KB != nil && len(rt.KB.Documents()) > 0) || len(rt.Site.Documents()) > 0
+}
+
+// LLMBase is the endpoint the browser talks to: the one in Settings, the
+// site's preset, or the proxy's /api/llm; "" when there is none.
+func (rt *Runtime) LLMBase(s Settings) string {
+	switch {
+	case s.Endpoint != "":
+		return strings.TrimRight(s.Endpoint, "/")
+	case rt.SiteConfig != nil && rt.SiteConfig.LLM != nil:
+		return strings.TrimRight(rt.SiteConfig.LLM.BaseURL, "/")
+	case rt.Proxy() != "":
+		return rt.Proxy() + "/api/llm"
+	}
+	return ""
+}
+
+// IsSiteCitation reports whether a cited chunk comes from site knowledge.
+func (rt *Runtime) IsSiteCitation(chunkID string) bool {
+	doc, _, _ := strings.Cut(chunkID, "#")
+	return rt != nil && rt.Site.IsSite(doc)
+}
+
+// SiteLink is where a site-knowledge source links: its URL relative to
+// the page (the app's base), or as it is when absolute.
+func SiteLink(pageURL, source string) string {
+	base, err := url.Parse(pageURL)
+	if err != nil {
+		return source
+	}
+	u, err := base.Parse(source)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	return u.String()
+}
+
+// siteDocuments lists the site's documents for the knowledge panel.
+func (rt *Runtime) siteDocuments() []knowledge.Document {
+	if rt == nil {
+		return nil
+	}
+	return rt.Site.Documents()
+}
