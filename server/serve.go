@@ -11,11 +11,8 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"sort"
 	"strings"
 	"time"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/ui"
 	"tinyrag/server/envconf"
@@ -53,6 +50,7 @@ type serveOptions struct {
 	addr           string
 	connectSrc     string
 	frameAncestors string
+	release        string
 }
 
 func runServe(ctx context.Context, args []string) error {
@@ -64,6 +62,8 @@ func runServe(ctx context.Context, args []string) error {
 		"extra origins the browser may connect to directly, space-separated (env TINYRAG_CSP_CONNECT)")
 	fs.StringVar(&o.frameAncestors, "frame-ancestors", env.String("TINYRAG_FRAME_ANCESTORS", "'self'"),
 		"origins allowed to embed the app in a frame, CSP syntax (env TINYRAG_FRAME_ANCESTORS)")
+	fs.StringVar(&o.release, "release", env.String("TINYRAG_RELEASE", ""),
+		"release label folded into the app version: a new label makes browsers offer the update even if no file changed (env TINYRAG_RELEASE)")
 	for _, e := range serveExts {
 		if e.flags != nil {
 			e.flags(fs)
@@ -147,49 +147,13 @@ func newServer(ctx context.Context, o serveOptions, env serveEnv) (http.Handler,
 		}
 	}
 	ui.Routes()
-	mux.Handle("/", appHandler(assets))
+	p, err := buildPWA(assets, o.release)
+	if err != nil {
+		return nil, err
+	}
+	env.Log.Info("app version", "version", p.version)
+	p.mount(mux)
 	return securityHeaders(mux, csp(o)), nil
-}
-
-// appHandler is go-app's PWA handler with every resource local: go-app's
-// defaults point icons at a public host, which breaks offline use and the
-// service worker's install.
-func appHandler(assets *staticAssets) *app.Handler {
-	return &app.Handler{
-		Name:            "tinyRAG",
-		ShortName:       "tinyRAG",
-		Title:           "tinyRAG — chat with your documents",
-		Description:     "A retrieval-augmented chat assistant that runs in your browser.",
-		Lang:            "en",
-		BackgroundColor: "#0f1117",
-		ThemeColor:      "#0f1117",
-		LoadingLabel:    "Starting tinyRAG… {progress}%",
-		Icon: app.Icon{
-			Default:  "/web/icons/icon-192.png",
-			Large:    "/web/icons/icon-512.png",
-			Maskable: "/web/icons/icon-512.png",
-			SVG:      "/web/icons/icon.svg",
-		},
-		Styles:             []string{"/web/tinyrag.css"},
-		CacheableResources: cacheable(assets),
-		Resources:          assets,
-		Version:            assets.version,
-	}
-}
-
-// cacheable lists the assets the service worker stores at install beyond
-// what go-app adds itself (it adds app.wasm). The nanoGo interpreter is
-// left out: it is fetched only when a snippet first runs, so people who
-// never use it never download it.
-func cacheable(assets *staticAssets) []string {
-	var out []string
-	for p := range assets.files {
-		if p != "/web/app.wasm" && p != "/web/nanogo.wasm" {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // csp is the Content-Security-Policy: only this origin's scripts, plus the
