@@ -33,6 +33,13 @@ func Eval(expr string) (Value, error) {
 	return EvalContext(context.Background(), expr)
 }
 
+// Check reports whether expr is a well-formed expression, without
+// evaluating it: 1/0 passes (its error is one of evaluation), 1/ fails.
+func Check(expr string) error {
+	_, err := parse(expr)
+	return err
+}
+
 // EvalContext is Eval that gives up when ctx is done. Each step is bounded
 // by the limits above, so checking between steps is enough.
 func EvalContext(ctx context.Context, expr string) (Value, error) {

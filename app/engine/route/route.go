@@ -94,8 +94,8 @@ func Decide(in Input) Decision {
 		hints = appendOnce(hints, hint)
 		toolsHinted = appendOnce(toolsHinted, tool)
 	}
-	if m := arithmetic.FindString(datePattern.ReplaceAllString(in.Question, " ")); m != "" {
-		add(strings.TrimSpace(m), "calculate")
+	if m := Arithmetic(in.Question); m != "" {
+		add(m, "calculate")
 	}
 	for _, u := range urlPattern.FindAllString(in.Question, 3) {
 		add(u, "url_fetch")
@@ -158,4 +158,10 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// Arithmetic returns the first stretch of the question that looks like
+// arithmetic ("3 * (17 + 5) / 2", "10!"), dates left out, or "".
+func Arithmetic(question string) string {
+	return strings.TrimSpace(arithmetic.FindString(datePattern.ReplaceAllString(question, " ")))
 }
