@@ -45,6 +45,9 @@ type Runtime struct {
 	// Server is what the server's /api/config said it offers; nil until
 	// it answered (the web tools then assume the defaults).
 	Server *web.ServerConfig
+	// Online reports whether the browser has a network (nil: always);
+	// without one the web tools say "offline" instead of failing to fetch.
+	Online func() bool
 }
 
 // Registry returns the tools the settings allow, over the runtime's
@@ -60,7 +63,7 @@ func (rt *Runtime) Registry(s Settings) *tool.Registry {
 	}
 	reg := tool.NewRegistry(calc.Tool())
 	for _, t := range web.BrowserTools(rt.Origin, sc, rt.HTTP) {
-		reg.Register(t)
+		reg.Register(offlineAware(t, rt.Online, s.Lang))
 	}
 	if !sc.Web.Enabled {
 		// The server turned the web off (--no-web): the tools would

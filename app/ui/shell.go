@@ -56,18 +56,24 @@ type Shell struct {
 	renaming  string // id of the chat being renamed
 	renameTo  string
 
-	llm       llmState
-	llmErr    string
-	models    []string
-	testing   bool
-	testMsg   string
-	testOK    bool
-	busy      bool
-	cancel    context.CancelFunc
-	citation  *chats.Citation
-	citeFrom  app.Value // the control that opened the citation, focused again on close
-	copiedIdx int       // message index whose answer was just copied, -1 none
-	notice    string
+	llm    llmState
+	llmErr string
+	net    netState // the network's part when the model is down (online.go)
+	// recheckPending: a re-check of network and model is scheduled.
+	recheckPending bool
+	// sendWhenReady: a question was sent before the app was ready; it
+	// goes out once the model check is done (starting.go).
+	sendWhenReady bool
+	models        []string
+	testing       bool
+	testMsg       string
+	testOK        bool
+	busy          bool
+	cancel        context.CancelFunc
+	citation      *chats.Citation
+	citeFrom      app.Value // the control that opened the citation, focused again on close
+	copiedIdx     int       // message index whose answer was just copied, -1 none
+	notice        string
 
 	kn knowledgeView
 
@@ -92,6 +98,8 @@ func (s *Shell) OnMount(ctx app.Context) {
 	s.settings = st.Normalized()
 	applyTheme(s.settings)
 	preventEnterNewline()
+	s.takeEarlyInput()
+	s.watchNetwork(ctx)
 	origin := app.Window().URL()
 	origin.Path, origin.RawQuery, origin.Fragment = "", "", ""
 	started := time.Now()
@@ -152,7 +160,7 @@ func openRuntime(ctx context.Context, origin string) (*Runtime, string) {
 	if warn == "" {
 		warn = chatWarn
 	}
-	return &Runtime{KB: kb, History: h, Origin: origin}, warn
+	return &Runtime{KB: kb, History: h, Origin: origin, Online: browserOnline}, warn
 }
 
 // checkLLM lists the endpoint's models: success means a model is
@@ -173,6 +181,7 @@ func (s *Shell) checkLLM(ctx app.Context) {
 	// The server says whether its proxy has a model behind it; asking
 	// the proxy when it has none would only log a failed request.
 	sc, err := web.LoadServerConfig(c, rt.HTTP, rt.Origin)
+	serverErr := err
 	if err == nil {
 		ctx.Dispatch(func(app.Context) { rt.Server = &sc })
 	}
@@ -181,14 +190,18 @@ func (s *Shell) checkLLM(ctx app.Context) {
 	} else {
 		models, err = rt.Chatter(st).Models(c)
 	}
+	online := browserOnline()
 	ctx.Dispatch(func(ctx app.Context) {
 		s.testing = false
+		defer s.sendQueued(ctx)
 		if err != nil {
 			s.llm, s.llmErr, s.models = llmDown, err.Error(), nil
+			s.net = classifyNet(online, serverErr)
 			s.testOK, s.testMsg = false, err.Error()
+			s.scheduleRecheck(ctx)
 			return
 		}
-		s.llm, s.llmErr, s.models = llmOK, "", models
+		s.llm, s.llmErr, s.models, s.net = llmOK, "", models, netOnline
 		s.testOK, s.testMsg = true, sprintf(T(s.settings.Lang, "conn_ok"), len(models))
 	})
 }
@@ -216,13 +229,14 @@ func (s *Shell) Render() app.UI {
 	} else {
 		main = app.Main().Class("main").Aria("label", T(s.lang(), "conversation")).Body(
 			s.renderTopbar(),
+			&UpdatePrompt{Lang: s.lang()},
 			s.renderMessages(),
 			s.renderComposer(),
 		)
 	}
 	// data-ready and data-llm let tests (and styles) see the app's state.
 	return app.Div().Class(cls).ID("shell").Attr("data-ready", sprintf("%t", s.ready)).Attr("data-llm", [...]string{"unknown", "ok", "down"}[s.llm]).
-		Attr("data-load-ms", sprintf("%d", s.loadMs)).Body(
+		Attr("data-load-ms", sprintf("%d", s.loadMs)).Attr("data-net", s.netName()).Body(
 		s.renderSidebar(),
 		app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { s.navOpen = false }),
 		main,

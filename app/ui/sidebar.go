@@ -159,6 +159,12 @@ func (s *Shell) renderLLMDot() app.UI {
 	case llmDown:
 		cls += " err"
 		label = T(l, "offline_mode")
+		switch s.net {
+		case netOffline:
+			label = T(l, "offline")
+		case netServerDown:
+			label = T(l, "offline_server")
+		}
 	}
 	return app.Span().Class("model-pill").Attr("role", "status").Body(
 		app.Span().Class(cls).Aria("hidden", true),
