@@ -146,6 +146,9 @@ func (s *Shell) renderChatItem(c *chats.Chat) app.UI {
 func (s *Shell) renderLLMDot() app.UI {
 	l := s.lang()
 	cls, label := "dot", T(l, "no_model")
+	if !s.ready {
+		label = T(l, "starting")
+	}
 	switch s.llm {
 	case llmOK:
 		cls += " ok"

@@ -83,8 +83,13 @@ func TestPWA_QuestionSentBeforeTheAppIsReadyIsAnswered(t *testing.T) {
 		t.Fatal("the app was ready before anything was typed; the test would prove nothing")
 	}
 	const q = "[calc] What is 3 * (17 + 5) / 2?"
+	// The composer is there to be clicked, not hidden under the loader.
+	if !eval[bool](t, b, `(() => { const r = document.getElementById("chat-input").getBoundingClientRect();
+	  return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).id === "chat-input"; })()`) {
+		t.Fatal("the composer is covered while the app starts: a user could not type")
+	}
 	b.do(t, 10*time.Second, "type and send before ready",
-		chromedp.Focus(chromedp.ID("chat-input")),
+		chromedp.Click(chromedp.ID("chat-input")),
 		chromedp.SendKeys(chromedp.ID("chat-input"), q),
 		chromedp.SendKeys(chromedp.ID("chat-input"), "\r"),
 	)
