@@ -109,3 +109,12 @@ func offlineAware(t tool.Tool, online func() bool, lang string) tool.Tool {
 		},
 	}
 }
+
+// offlineImportErr words a failed web import as what it is when the
+// browser has no network, instead of a fetch error.
+func offlineImportErr(lang string, err error) error {
+	if err != nil && !browserOnline() && unreachable(err) {
+		return errors.New(T(lang, "import_offline"))
+	}
+	return err
+}
