@@ -55,9 +55,11 @@ async function fetchVerified(asset) {
   if (sum !== asset.sha256) {
     throw new Error(abs(asset.path) + ': the download does not match this version (cut short, or a newer deploy)');
   }
-  // The body is decoded now: its encoding and length headers no longer apply.
+  // The body is decoded now: its encoding and length headers no longer
+  // apply, and it must match whatever encodings a later request accepts.
   const headers = new Headers(resp.headers);
   headers.delete('Content-Encoding');
+  headers.delete('Vary');
   headers.set('Content-Length', String(body.byteLength));
   return new Response(body, { status: 200, statusText: 'OK', headers });
 }
