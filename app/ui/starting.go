@@ -18,6 +18,10 @@ func (s *Shell) takeEarlyInput() {
 	if got.Get("queued").Bool() && s.draft != "" {
 		s.sendWhenReady = true
 	}
+	if got.Get("focused").Bool() {
+		// The app's composer replaced the one being typed in.
+		s.ctx.Defer(func(app.Context) { focusByID(InputID) })
+	}
 }
 
 // sendQueued sends a question held while the app was starting.

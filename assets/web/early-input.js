@@ -9,8 +9,22 @@
 (() => {
   const INPUT = 'chat-input';
   const SEND = 'send-btn';
-  const state = { text: '', queued: false, active: true };
+  const state = { text: '', queued: false, active: true, focused: false };
   const el = (id) => document.getElementById(id);
+
+  // A draft carried over a reload into a new version (pwa.js).
+  try {
+    const saved = sessionStorage.getItem('tinyrag:draft');
+    if (saved) {
+      sessionStorage.removeItem('tinyrag:draft');
+      state.text = saved;
+      if (el(INPUT)) el(INPUT).value = saved;
+    }
+  } catch (err) { /* storage off: nothing carried over */ }
+
+  document.addEventListener('focusin', (e) => {
+    if (state.active) state.focused = e.target.id === INPUT;
+  }, true);
 
   const syncButton = () => {
     const btn = el(SEND);
@@ -52,12 +66,15 @@
   }, true);
 
   window.tinyragEarlyInput = {
-    // take hands the app what was typed ({text, queued}) and stops this
+    // take hands the app what was typed ({text, queued, focused}) and stops this
     // script; later calls get nothing.
     take() {
-      const input = el(INPUT);
-      if (state.active && input && !state.queued) state.text = input.value;
-      const out = { text: state.active ? state.text : '', queued: state.active && state.queued };
+      // Not the input's value: by now it may be the app's new, empty one.
+      const out = {
+        text: state.active ? state.text : '',
+        queued: state.active && state.queued,
+        focused: state.active && state.focused,
+      };
       state.active = false;
       return out;
     },

@@ -51,6 +51,12 @@
     // reload into the new one (whichever tab's click switched versions).
     if (controlled && !reloading) {
       reloading = true;
+      // A draft in the composer survives the reload (early-input.js
+      // puts it back).
+      try {
+        const input = document.getElementById('chat-input');
+        if (input && input.value) sessionStorage.setItem('tinyrag:draft', input.value);
+      } catch (err) { /* storage off: the draft is lost, the version is not mixed */ }
       window.location.reload();
     }
     controlled = true;

@@ -153,12 +153,16 @@ func TestPWA_UpdateWaitsForTheUserAndABrokenDownloadNeverReplacesTheWorkingVersi
 		t.Errorf("caches before the click: %s, want A's and B's", got)
 	}
 
+	// A half-typed message survives the switch.
+	clearInput(t, b)
+	b.do(t, 10*time.Second, "type a draft", chromedp.SendKeys(chromedp.ID("chat-input"), "half-typed draft"))
 	b.do(t, 10*time.Second, "click Reload", chromedp.Click(chromedp.ID("update-reload")))
 	waitJS(t, b, 60*time.Second, "page reloaded into B", `window.tinyragPWA && window.tinyragPWA.version === `+jsString(verB))
 	b.do(t, 60*time.Second, "B ready", chromedp.WaitVisible(chromedp.CSS(`#shell[data-ready="true"]:not([data-llm="unknown"])`)))
 	if got := eval[string](t, b, controllerVersion); got != verB {
 		t.Errorf("worker in control after the click: %q, want B's %q", got, verB)
 	}
+	waitJS(t, b, 10*time.Second, "the draft is back in the composer", `document.getElementById("chat-input").value === "half-typed draft"`)
 	waitJS(t, b, 10*time.Second, "A's cache deleted on B's activation", `(async () => (await caches.keys()).join(",") === "tinyrag-`+verB+`")()`)
 	if eval[bool](t, b, `!!document.querySelector("#update-prompt .btn")`) {
 		t.Error("the prompt is still shown after the reload")
