@@ -31,7 +31,8 @@ var workerTemplate string
 // Asset is one file the worker stores at install.
 type Asset struct {
 	// Path is relative to the app's base URL, without a leading slash:
-	// "" is the page itself, "web/app.wasm" the app's wasm.
+	// "" is the page itself, "web/app.wasm" the app's wasm. It may carry
+	// a query ("bundles/site?v=SUM"): requests match it with or without.
 	Path string `json:"path"`
 	// SHA256 is the hex SHA-256 of the file's bytes (decoded, as the
 	// browser hands them to the worker).

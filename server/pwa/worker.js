@@ -117,8 +117,12 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(fromCache(abs(''), req));
     return;
   }
-  url.search = '';
   url.hash = '';
+  if (precached.has(url.href)) { // e.g. bundles/x?v=SUM, stored with its query
+    event.respondWith(fromCache(url.href, req));
+    return;
+  }
+  url.search = '';
   if (precached.has(url.href)) {
     event.respondWith(fromCache(url.href, req));
   }
