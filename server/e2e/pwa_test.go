@@ -68,6 +68,13 @@ func TestPWA_WorksOfflineAfterOneVisitAndRecoversByItself(t *testing.T) {
 	if eval[bool](t, b, `!!document.querySelector("#llm-banner")`) {
 		t.Error("the offline banner stays after the network came back")
 	}
+
+	// The network drops while the app runs: it notices without a reload.
+	setNetwork(t, b, true, 0, 0)
+	waitJS(t, b, 20*time.Second, "offline noticed while running",
+		`document.getElementById("shell").dataset.net === "offline" && document.querySelector(".model-pill").innerText.includes("Offline")`)
+	setNetwork(t, b, false, 0, 0)
+	waitJS(t, b, 20*time.Second, "and back again", `document.getElementById("shell").dataset.llm === "ok"`)
 }
 
 // A question typed and sent while app.wasm is still downloading (slow

@@ -71,7 +71,9 @@ function hex(buf) {
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) {
-      if (key.startsWith(CACHE_PREFIX) && key !== CACHE) {
+      // Older versions of ours, and go-app's worker's "app-<version>" from
+      // before this worker replaced it.
+      if ((key.startsWith(CACHE_PREFIX) && key !== CACHE) || key.startsWith('app-')) {
         await caches.delete(key);
       }
     }
