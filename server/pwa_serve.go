@@ -27,7 +27,7 @@ var appInfo = pwa.App{
 	Icons: []pwa.Icon{
 		{Src: "web/icons/icon-192.png", Sizes: "192x192", Type: "image/png"},
 		{Src: "web/icons/icon-512.png", Sizes: "512x512", Type: "image/png"},
-		{Src: "web/icons/icon-512.png", Sizes: "512x512", Type: "image/png", Purpose: "maskable"},
+		{Src: "web/icons/icon-maskable-512.png", Sizes: "512x512", Type: "image/png", Purpose: "maskable"},
 		{Src: "web/icons/icon.svg", Sizes: "any", Type: "image/svg+xml"},
 	},
 }
@@ -51,7 +51,7 @@ func appHandler(assets *staticAssets, version string) *app.Handler {
 		Icon: app.Icon{
 			Default:  "/web/icons/icon-192.png",
 			Large:    "/web/icons/icon-512.png",
-			Maskable: "/web/icons/icon-512.png",
+			Maskable: "/web/icons/icon-maskable-512.png", // full-bleed: the OS cuts its own shape
 			SVG:      "/web/icons/icon.svg",
 		},
 		Styles:    []string{"/web/tinyrag.css"},
