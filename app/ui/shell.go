@@ -229,7 +229,6 @@ func (s *Shell) Render() app.UI {
 	} else {
 		main = app.Main().Class("main").Aria("label", T(s.lang(), "conversation")).Body(
 			s.renderTopbar(),
-			&UpdatePrompt{Lang: s.lang()},
 			s.renderMessages(),
 			s.renderComposer(),
 		)
@@ -240,6 +239,7 @@ func (s *Shell) Render() app.UI {
 		s.renderSidebar(),
 		app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { s.navOpen = false }),
 		main,
+		&UpdatePrompt{Lang: s.lang()}, // above every view, settings too
 		app.If(s.citation != nil, func() app.UI { return s.renderCitation() }),
 	)
 }
