@@ -99,6 +99,30 @@ type front struct {
 	mu      sync.Mutex
 	backend *url.URL
 	fault   map[string]string // path → "500" or "truncate"
+	full    map[string]int    // path → responses with a body (200), not 304
+}
+
+// fullDownloads counts the responses for path that carried the file.
+func (f *front) fullDownloads(path string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.full[path]
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 func newFront(t *testing.T) *front {
@@ -107,7 +131,7 @@ func newFront(t *testing.T) *front {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &front{URL: "http://" + ln.Addr().String(), fault: map[string]string{}}
+	f := &front{URL: "http://" + ln.Addr().String(), fault: map[string]string{}, full: map[string]int{}}
 	f.srv = &http.Server{Handler: http.HandlerFunc(f.serve)}
 	go f.srv.Serve(ln)
 	t.Cleanup(func() { f.srv.Close() })
@@ -161,7 +185,13 @@ func (f *front) serve(w http.ResponseWriter, r *http.Request) {
 		w.Write(half)
 		return
 	}
-	httputil.NewSingleHostReverseProxy(backend).ServeHTTP(w, r)
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	httputil.NewSingleHostReverseProxy(backend).ServeHTTP(rec, r)
+	if rec.status == http.StatusOK {
+		f.mu.Lock()
+		f.full[r.URL.Path]++
+		f.mu.Unlock()
+	}
 }
 
 // deploy starts a tinyrag server with the release label and puts it

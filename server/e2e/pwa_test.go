@@ -129,10 +129,19 @@ func TestPWA_UpdateWaitsForTheUserAndABrokenDownloadNeverReplacesTheWorkingVersi
 	a := f.deploy(t, nil, "A", args...)
 	verA := workerVersionOf(t, a.URL)
 	b := newBrowser(t, 1280, 800)
+	// A slow line, so the page's download of app.wasm and the worker's
+	// install overlap as on a real first visit.
+	setNetwork(t, b, false, 2_500_000, 20)
 	openApp(t, b, f.URL+"/")
 	waitWorker(t, b)
+	setNetwork(t, b, false, 0, 0)
 	if got := eval[string](t, b, `window.tinyragPWA.version`); got != verA {
 		t.Fatalf("page version %q, want A's %q", got, verA)
+	}
+	// The first install waited for the page's own download of app.wasm
+	// and revalidated it, instead of downloading it a second time.
+	if n := f.fullDownloads("/web/app.wasm"); n != 1 {
+		t.Errorf("app.wasm was downloaded %d times on the first visit, want 1", n)
 	}
 
 	bsrv := f.deploy(t, a, "B", args...)
