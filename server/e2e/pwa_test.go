@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +57,16 @@ func TestPWA_WorksOfflineAfterOneVisitAndRecoversByItself(t *testing.T) {
 	if !strings.HasPrefix(got, "ready") {
 		t.Errorf("nanoGo sandbox offline: %q, want ready", got)
 	}
+
+	// A local file imports offline too.
+	okapi := filepath.Join(t.TempDir(), "okapis.md")
+	if err := os.WriteFile(okapi, []byte("# Okapis\n\nOkapis live in the Ituri rainforest of the Congo basin.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
+	b.do(t, 10*time.Second, "import a file offline", chromedp.SetUploadFiles(chromedp.ID("kb-files"), []string{okapi}))
+	waitJS(t, b, 30*time.Second, "file imported offline",
+		`[...document.querySelectorAll("#doc-list .doc-title")].some((e) => e.textContent.includes("Okapis"))`)
 
 	clearInput(t, b)
 	ask(t, b, "Where do zebras migrate?")
