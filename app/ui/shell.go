@@ -56,24 +56,26 @@ type Shell struct {
 	renaming  string // id of the chat being renamed
 	renameTo  string
 
-	llm    llmState
-	llmErr string
-	net    netState // the network's part when the model is down (online.go)
+	llm       llmState
+	llmErr    string
+	models    []string
+	testing   bool
+	testMsg   string
+	testOK    bool
+	busy      bool
+	cancel    context.CancelFunc
+	citation  *chats.Citation
+	citeFrom  app.Value // the control that opened the citation, focused again on close
+	copiedIdx int       // message index whose answer was just copied, -1 none
+	notice    string
+
+	// net is the network's part when the model is down (online.go);
 	// recheckPending: a re-check of network and model is scheduled.
+	net            netState
 	recheckPending bool
 	// sendWhenReady: a question was sent before the app was ready; it
 	// goes out once the model check is done (starting.go).
 	sendWhenReady bool
-	models        []string
-	testing       bool
-	testMsg       string
-	testOK        bool
-	busy          bool
-	cancel        context.CancelFunc
-	citation      *chats.Citation
-	citeFrom      app.Value // the control that opened the citation, focused again on close
-	copiedIdx     int       // message index whose answer was just copied, -1 none
-	notice        string
 
 	kn knowledgeView
 
