@@ -129,7 +129,7 @@ func writeStatic(o staticOptions, assets *staticAssets, bs []siteBundle, cfgJSON
 		return err
 	}
 	ui.Routes()
-	h := appHandler(assets, basePath(o.base), nil)
+	h := appHandler(assets, basePath(o.base), assets.version, nil)
 	if err := app.GenerateStaticWebsite(o.out, h); err != nil {
 		return fmt.Errorf("generate static pages: %w", err)
 	}

@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
 	"tinyrag/app/ui"
 	"tinyrag/server/envconf"
 )
@@ -54,6 +52,7 @@ type serveOptions struct {
 	connectSrc     string
 	frameAncestors string
 	bundles        []string // knowledge bundles to serve as site knowledge
+	release        string
 }
 
 func runServe(ctx context.Context, args []string) error {
@@ -69,6 +68,8 @@ func runServe(ctx context.Context, args []string) error {
 		o.bundles = append(o.bundles, v)
 		return nil
 	})
+	fs.StringVar(&o.release, "release", env.String("TINYRAG_RELEASE", ""),
+		"release label folded into the app version: a new label makes browsers offer the update even if no file changed (env TINYRAG_RELEASE)")
 	for _, e := range serveExts {
 		if e.flags != nil {
 			e.flags(fs)
@@ -155,41 +156,13 @@ func newServer(ctx context.Context, o serveOptions, env serveEnv) (http.Handler,
 		return nil, err
 	}
 	ui.Routes()
-	mux.Handle("/", appHandler(assets, assets, nil))
-	return securityHeaders(mux, csp(o)), nil
-}
-
-// appHandler is go-app's PWA handler with every resource local: go-app's
-// defaults point icons at a public host, which breaks offline use and the
-// service worker's install. res resolves resource paths (serve: as they
-// are; a static site: under its base path); head is extra raw <head>
-// elements.
-func appHandler(assets *staticAssets, res app.ResourceResolver, head []string) *app.Handler {
-	return &app.Handler{
-		Name:            "tinyRAG",
-		ShortName:       "tinyRAG",
-		Title:           "tinyRAG — chat with your documents",
-		Description:     "A retrieval-augmented chat assistant that runs in your browser.",
-		Lang:            "en",
-		BackgroundColor: "#0f1117",
-		ThemeColor:      "#0f1117",
-		LoadingLabel:    "Starting tinyRAG… {progress}%",
-		Icon: app.Icon{
-			Default:  "/web/icons/icon-192.png",
-			Large:    "/web/icons/icon-512.png",
-			Maskable: "/web/icons/icon-512.png",
-			SVG:      "/web/icons/icon.svg",
-		},
-		Styles: []string{"/web/tinyrag.css"},
-		// app.wasm is most of a first visit: start it with the page, not
-		// once app.js has run (a quarter of a second later at 40 ms RTT).
-		// go-app's loader fetch()es it same-origin, which this matches.
-		RawHeaders: append([]string{`<link rel="preload" href="` + res.Resolve("/web/app.wasm") + `" as="fetch" crossorigin="anonymous">`},
-			head...),
-		CacheableResources: cacheable(assets),
-		Resources:          res,
-		Version:            assets.version,
+	p, err := buildPWA(assets, o.release)
+	if err != nil {
+		return nil, err
 	}
+	env.Log.Info("app version", "version", p.version)
+	p.mount(mux)
+	return securityHeaders(mux, csp(o)), nil
 }
 
 // cacheable lists the assets the service worker stores at install beyond

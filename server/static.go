@@ -17,6 +17,7 @@ import (
 type staticFile struct {
 	contentType string
 	etag        string
+	sum         string // hex SHA-256 of raw, for the service worker's check
 	raw         []byte
 	gzip        []byte
 	brotli      []byte
@@ -73,7 +74,7 @@ func loadStatic(fsys fs.FS, root string) (*staticAssets, error) {
 			if ct == "" {
 				ct = http.DetectContentType(b)
 			}
-			s.files[urlPath] = &staticFile{contentType: ct, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, raw: b}
+			s.files[urlPath] = &staticFile{contentType: ct, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, sum: hex.EncodeToString(sum[:]), raw: b}
 		}
 		return nil
 	})

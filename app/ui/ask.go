@@ -23,7 +23,12 @@ const renderEvery = 50 * time.Millisecond
 // send asks the draft as a question.
 func (s *Shell) send(ctx app.Context) {
 	q := strings.TrimSpace(s.draft)
-	if q == "" || s.busy || s.rt == nil {
+	if q == "" || s.busy {
+		return
+	}
+	if s.rt == nil || s.llm == llmUnknown {
+		// Still starting: hold the question, and say so (starting.go).
+		s.sendWhenReady = true
 		return
 	}
 	s.draft = ""

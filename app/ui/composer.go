@@ -14,7 +14,7 @@ func (s *Shell) renderComposer() app.UI {
 			Text("■").OnClick(func(ctx app.Context, e app.Event) { s.stopAnswer() })
 	} else {
 		btn = app.Button().Class("send-btn").ID("send-btn").Type("button").Aria("label", T(l, "send")).Title(T(l, "send")).
-			Disabled(strings.TrimSpace(s.draft) == "" || !s.ready).Text("➤").
+			Disabled(strings.TrimSpace(s.draft) == "" || s.sendWhenReady).Text("➤").
 			OnClick(func(ctx app.Context, e app.Event) { s.send(ctx) })
 	}
 	return app.Div().Class("composer-wrap").Body(
@@ -43,7 +43,7 @@ func (s *Shell) renderComposer() app.UI {
 					}),
 				btn,
 			),
-		app.P().Class("composer-hint").Text(T(l, "hint")),
+		s.composerHint(),
 	)
 }
 

@@ -355,6 +355,7 @@ func (s *Shell) importInputs(gather func(ctx context.Context) ([]knowledge.Input
 	ctx.Async(func() {
 		bg := context.Background()
 		ins, skipped, err := gather(bg)
+		err = offlineImportErr(l, err)
 		var docs []knowledge.Document
 		if err == nil && len(ins) > 0 {
 			docs, err = rt.KB.AddBatch(bg, ins, k.progressTo(ctx))

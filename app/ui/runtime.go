@@ -55,6 +55,9 @@ type Runtime struct {
 	// SiteFetch and SiteOpen are how long downloading and opening the
 	// site's bundles took at start (shown to benchmarks as data-site-*).
 	SiteFetch, SiteOpen time.Duration
+	// Online reports whether the browser has a network (nil: always);
+	// without one the web tools say "offline" instead of failing to fetch.
+	Online func() bool
 }
 
 // Registry returns the tools the settings allow, over the runtime's
@@ -70,7 +73,7 @@ func (rt *Runtime) Registry(s Settings) *tool.Registry {
 	}
 	reg := tool.NewRegistry(calc.Tool())
 	for _, t := range web.BrowserTools(rt.Proxy(), sc, rt.HTTP) {
-		reg.Register(t)
+		reg.Register(offlineAware(t, rt.Online, s.Lang))
 	}
 	if !sc.Web.Enabled || rt.Proxy() == "" {
 		// The server turned the web off (--no-web): the tools would

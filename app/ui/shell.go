@@ -72,6 +72,14 @@ type Shell struct {
 	copiedIdx int       // message index whose answer was just copied, -1 none
 	notice    string
 
+	// net is the network's part when the model is down (online.go);
+	// recheckPending: a re-check of network and model is scheduled.
+	net            netState
+	recheckPending bool
+	// sendWhenReady: a question was sent before the app was ready; it
+	// goes out once the model check is done (starting.go).
+	sendWhenReady bool
+
 	kn knowledgeView
 
 	// ctx is the Shell's own context. Long work dispatches through it:
@@ -95,6 +103,8 @@ func (s *Shell) OnMount(ctx app.Context) {
 	s.settings = st.Normalized()
 	applyTheme(s.settings)
 	preventEnterNewline()
+	s.takeEarlyInput()
+	s.watchNetwork(ctx)
 	origin := app.Window().URL()
 	origin.Path, origin.RawQuery, origin.Fragment = "", "", ""
 	// tinyrag.json sits next to index.html, under the site's base path.
@@ -173,7 +183,7 @@ func openRuntime(ctx context.Context, origin, configURL string) (*Runtime, strin
 	if warn == "" {
 		warn = chatWarn
 	}
-	rt.KB, rt.History = kb, h
+	rt.KB, rt.History, rt.Online = kb, h, browserOnline
 	return rt, warn, siteWarns
 }
 
@@ -193,7 +203,7 @@ func (s *Shell) checkLLM(ctx app.Context) {
 	defer cancel()
 	var models []string
 	var sc web.ServerConfig
-	var err error
+	var err, serverErr error
 	proxy, base := rt.Proxy(), rt.LLMBase(st)
 	if proxy != "" {
 		// The server says whether its proxy has a model behind it; asking
@@ -201,6 +211,7 @@ func (s *Shell) checkLLM(ctx app.Context) {
 		if sc, err = web.LoadServerConfig(c, rt.HTTP, proxy); err == nil {
 			ctx.Dispatch(func(app.Context) { rt.Server = &sc })
 		}
+		serverErr = err
 	}
 	switch {
 	case base == "":
@@ -212,14 +223,18 @@ func (s *Shell) checkLLM(ctx app.Context) {
 			err = errors.New(reach.Explain(c, rt.Origin, base, err).String())
 		}
 	}
+	online := browserOnline()
 	ctx.Dispatch(func(ctx app.Context) {
 		s.testing = false
+		defer s.sendQueued(ctx)
 		if err != nil {
 			s.llm, s.llmErr, s.models = llmDown, err.Error(), nil
+			s.net = classifyNet(online, serverErr)
 			s.testOK, s.testMsg = false, err.Error()
+			s.scheduleRecheck(ctx)
 			return
 		}
-		s.llm, s.llmErr, s.models = llmOK, "", models
+		s.llm, s.llmErr, s.models, s.net = llmOK, "", models, netOnline
 		s.testOK, s.testMsg = true, sprintf(T(s.settings.Lang, "conn_ok"), len(models))
 	})
 }
@@ -253,12 +268,13 @@ func (s *Shell) Render() app.UI {
 	}
 	// data-ready and data-llm let tests (and styles) see the app's state.
 	return app.Div().Class(cls).ID("shell").Attr("data-ready", sprintf("%t", s.ready)).Attr("data-llm", [...]string{"unknown", "ok", "down"}[s.llm]).
-		Attr("data-load-ms", sprintf("%d", s.loadMs)).
+		Attr("data-load-ms", sprintf("%d", s.loadMs)).Attr("data-net", s.netName()).
 		Attr("data-site-fetch-ms", s.siteMs(func(rt *Runtime) time.Duration { return rt.SiteFetch })).
 		Attr("data-site-open-ms", s.siteMs(func(rt *Runtime) time.Duration { return rt.SiteOpen })).Body(
 		s.renderSidebar(),
 		app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { s.navOpen = false }),
 		main,
+		&UpdatePrompt{Lang: s.lang()}, // above every view, settings too
 		app.If(s.citation != nil, func() app.UI { return s.renderCitation() }),
 	)
 }

@@ -146,6 +146,9 @@ func (s *Shell) renderChatItem(c *chats.Chat) app.UI {
 func (s *Shell) renderLLMDot() app.UI {
 	l := s.lang()
 	cls, label := "dot", T(l, "no_model")
+	if !s.ready {
+		label = T(l, "starting")
+	}
 	switch s.llm {
 	case llmOK:
 		cls += " ok"
@@ -159,6 +162,12 @@ func (s *Shell) renderLLMDot() app.UI {
 	case llmDown:
 		cls += " err"
 		label = T(l, "offline_mode")
+		switch s.net {
+		case netOffline:
+			label = T(l, "offline")
+		case netServerDown:
+			label = T(l, "offline_server")
+		}
 	}
 	return app.Span().Class("model-pill").Attr("role", "status").Body(
 		app.Span().Class(cls).Aria("hidden", true),

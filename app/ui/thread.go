@@ -79,6 +79,9 @@ func (s *Shell) renderWelcome() app.UI {
 }
 
 func (s *Shell) renderBanner() app.UI {
+	if s.net != netOnline {
+		return s.renderOfflineBanner()
+	}
 	l := s.lang()
 	item := func(key string) app.UI { return app.Li().Body(inlineCode(T(l, key))...) }
 	return app.Section().Class("banner").ID("llm-banner").Attr("role", "status").Aria("labelledby", "llm-banner-title").Body(

@@ -3,6 +3,7 @@ package e2e
 import (
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,6 +34,15 @@ func TestOffline_AppStartsFromTheServiceWorkerWhenTheServerIsGone(t *testing.T) 
 	if llmState := eval[string](t, b, `document.getElementById("shell").dataset.llm`); llmState != "down" {
 		t.Errorf("data-llm = %q with no server, want down", llmState)
 	}
+	// The browser is online; the server is what is missing, and the app
+	// says so instead of showing model set-up steps.
+	if net := eval[string](t, b, `document.getElementById("shell").dataset.net`); net != "server-down" {
+		t.Errorf("data-net = %q with no server, want server-down", net)
+	}
+	if banner := eval[string](t, b, `document.getElementById("llm-banner").innerText`); !strings.Contains(banner, "server cannot be reached") || strings.Contains(banner, "ollama") {
+		t.Errorf("banner with no server: %q", banner)
+	}
+	b.screenshot(t, "pwa-server-down")
 	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
 	waitJS(t, b, 10*time.Second, "knowledge still there offline",
 		`document.querySelector("#doc-list .doc-title") && document.querySelector("#doc-list .doc-title").textContent.includes("Zebra")`)

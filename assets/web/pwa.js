@@ -1,0 +1,87 @@
+// The page's side of tinyRAG's service worker (server/pwa/worker.js).
+// go-app's app.js registers the worker; this script
+// - tells the app when a new version has installed completely and waits
+//   (window.tinyragPWA.updateReady / onUpdate), and on apply() lets it
+//   take over, then reloads this page once so it runs the new version;
+// - on the very first visit asks the worker to serve this page too, if
+//   the worker is of the page's own version;
+// - checks for a new version when the network comes back, when the page
+//   becomes visible, and every hour.
+'use strict';
+
+(() => {
+  const listeners = [];
+  const pwa = {
+    // The version of the code running in this page (go-app's app.js).
+    version: typeof goappGetenv === 'function' ? goappGetenv('GOAPP_VERSION') : '',
+    updateReady: false,
+    // onUpdate calls fn once a new version is ready (at once if it is).
+    onUpdate(fn) {
+      listeners.push(fn);
+      if (pwa.updateReady) fn();
+    },
+    // apply switches to the waiting version; the page reloads when the
+    // worker has taken over.
+    apply() {
+      if (waiting) {
+        waiting.postMessage({ type: 'tinyrag:skip-waiting' });
+      }
+    },
+  };
+  window.tinyragPWA = pwa;
+  if (!('serviceWorker' in navigator)) {
+    return;
+  }
+  const sw = navigator.serviceWorker;
+  let waiting = null;
+  let controlled = !!sw.controller;
+  let reloading = false;
+
+  const announce = (worker) => {
+    waiting = worker;
+    if (pwa.updateReady) return;
+    pwa.updateReady = true;
+    for (const fn of listeners) {
+      try { fn(); } catch (err) { console.error(err); }
+    }
+  };
+
+  sw.addEventListener('controllerchange', () => {
+    // A page that ran under one version must not go on under another:
+    // reload into the new one (whichever tab's click switched versions).
+    if (controlled && !reloading) {
+      reloading = true;
+      // A draft in the composer survives the reload (early-input.js
+      // puts it back).
+      try {
+        const input = document.getElementById('chat-input');
+        if (input && input.value) sessionStorage.setItem('tinyrag:draft', input.value);
+      } catch (err) { /* storage off: the draft is lost, the version is not mixed */ }
+      window.location.reload();
+    }
+    controlled = true;
+  });
+
+  sw.ready.then((reg) => {
+    if (!sw.controller && reg.active) {
+      reg.active.postMessage({ type: 'tinyrag:claim', version: pwa.version });
+    }
+    const watch = (worker) => {
+      if (!worker) return;
+      const check = () => {
+        if (worker.state === 'installed' && sw.controller) announce(worker);
+      };
+      worker.addEventListener('statechange', check);
+      check();
+    };
+    watch(reg.waiting);
+    watch(reg.installing);
+    reg.addEventListener('updatefound', () => watch(reg.installing));
+    const update = () => reg.update().catch(() => {});
+    window.addEventListener('online', update);
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') update();
+    });
+    setInterval(update, 60 * 60 * 1000);
+  });
+})();

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"golang.org/x/net/html"
+
+	"tinyrag/server/pwa"
+)
+
+// appInfo is what the page, the manifest and the install prompt say
+// about the app.
+var appInfo = pwa.App{
+	Name:            "tinyRAG",
+	ShortName:       "tinyRAG",
+	Description:     "A retrieval-augmented chat assistant that runs in your browser.",
+	BackgroundColor: "#0f1117",
+	ThemeColor:      "#0f1117",
+	Lang:            "en",
+	Icons: []pwa.Icon{
+		{Src: "web/icons/icon-192.png", Sizes: "192x192", Type: "image/png"},
+		{Src: "web/icons/icon-512.png", Sizes: "512x512", Type: "image/png"},
+		{Src: "web/icons/icon-maskable-512.png", Sizes: "512x512", Type: "image/png", Purpose: "maskable"},
+		{Src: "web/icons/icon.svg", Sizes: "any", Type: "image/svg+xml"},
+	},
+}
+
+// pageScripts run in the page beside go-app's loader: the update prompt's
+// link to the service worker, and the composer before the wasm is ready.
+var pageScripts = []string{"/web/pwa.js defer", "/web/early-input.js defer"}
+
+// appHandler is go-app's handler with every resource local (go-app's
+// defaults point icons at a public host, which breaks offline use). res
+// resolves resource paths (serve: as they are; a static site: under its
+// base path); head is extra raw <head> elements.
+func appHandler(assets *staticAssets, res app.ResourceResolver, version string, head []string) *app.Handler {
+	return &app.Handler{
+		Name:            appInfo.Name,
+		ShortName:       appInfo.ShortName,
+		Title:           "tinyRAG — chat with your documents",
+		Description:     appInfo.Description,
+		Lang:            appInfo.Lang,
+		BackgroundColor: appInfo.BackgroundColor,
+		ThemeColor:      appInfo.ThemeColor,
+		LoadingLabel:    "Starting tinyRAG… {progress}%",
+		Icon: app.Icon{
+			Default:  "/web/icons/icon-192.png",
+			Large:    "/web/icons/icon-512.png",
+			Maskable: "/web/icons/icon-maskable-512.png", // full-bleed: the OS cuts its own shape
+			SVG:      "/web/icons/icon.svg",
+		},
+		Styles:  []string{"/web/tinyrag.css"},
+		Scripts: pageScripts,
+		// app.wasm is most of a first visit: start it with the page, not
+		// once app.js has run (a quarter of a second later at 40 ms RTT).
+		// go-app's loader fetch()es it same-origin, which this matches.
+		RawHeaders: append([]string{`<link rel="preload" href="` + res.Resolve("/web/app.wasm") + `" as="fetch" crossorigin="anonymous">`},
+			head...),
+		// Only a static site uses go-app's own worker, which stores these.
+		CacheableResources: cacheable(assets),
+		Resources:          res,
+		Version:            version,
+	}
+}
+
+// generatedFiles are the files go-app makes rather than serves from
+// /web/; the service worker stores them with the assets.
+var generatedFiles = []string{"/", "/app.js", "/wasm_exec.js", "/app.css"}
+
+// servedPWA is the app as `tinyrag serve` serves it: go-app's handler for
+// the page, with our service worker and manifest in place of go-app's.
+type servedPWA struct {
+	version  string
+	handler  *app.Handler
+	page     []byte // the prerendered page, rendered once (see buildPWA)
+	worker   []byte
+	manifest []byte
+}
+
+// buildPWA fixes the app's version and the worker's file list. The version
+// hashes every file the worker stores, so it changes whenever one does.
+// go-app writes the version into app.js, which is itself stored; so the
+// version is computed over files rendered with a placeholder version,
+// then the final files are rendered with the real one.
+func buildPWA(assets *staticAssets, release string) (*servedPWA, error) {
+	manifest, err := pwa.Manifest(appInfo)
+	if err != nil {
+		return nil, err
+	}
+	var static []pwa.Asset
+	for p, f := range assets.files {
+		static = append(static, pwa.Asset{Path: strings.TrimPrefix(p, "/"), SHA256: f.sum})
+	}
+	static = append(static, pwa.NewAsset("manifest.webmanifest", manifest))
+
+	placeholder, placeholderPage, err := renderGenerated(appHandler(assets, assets, "version", nil))
+	if err != nil {
+		return nil, err
+	}
+	version := pwa.Version(append(stable(placeholder, placeholderPage), static...), release)
+	h := appHandler(assets, assets, version, nil)
+	generated, page, err := renderGenerated(h)
+	if err != nil {
+		return nil, err
+	}
+	all := append(generated, static...)
+	sort.Slice(all, func(i, j int) bool { return all[i].Path < all[j].Path })
+	worker, err := pwa.Worker(version, all)
+	if err != nil {
+		return nil, err
+	}
+	return &servedPWA{version: version, handler: h, page: page, worker: worker, manifest: manifest}, nil
+}
+
+// renderGenerated asks go-app for each generated file, as a browser
+// would, and returns them with the page's bytes. The page is kept and
+// served as rendered here: go-app writes attributes in map order, so each
+// render differs in bytes, and the worker checks the exact bytes.
+func renderGenerated(h *app.Handler) ([]pwa.Asset, []byte, error) {
+	var out []pwa.Asset
+	var page []byte
+	for _, p := range generatedFiles {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, p, nil))
+		if w.Code != http.StatusOK {
+			return nil, nil, fmt.Errorf("rendering %s for the service worker: HTTP %d", p, w.Code)
+		}
+		if p == "/" {
+			page = w.Body.Bytes()
+		}
+		out = append(out, pwa.NewAsset(p, w.Body.Bytes()))
+	}
+	return out, page, nil
+}
+
+// stable replaces the page's checksum by one of its canonical form
+// (attributes sorted), so that the version, computed from these, is the
+// same for every start of the same build.
+func stable(assets []pwa.Asset, page []byte) []pwa.Asset {
+	out := append([]pwa.Asset(nil), assets...)
+	for i := range out {
+		if out[i].Path == "" {
+			out[i].SHA256 = pwa.Sum(canonicalHTML(page))
+		}
+	}
+	return out
+}
+
+// canonicalHTML writes every tag with its attributes sorted by name.
+func canonicalHTML(b []byte) []byte {
+	var out bytes.Buffer
+	z := html.NewTokenizer(bytes.NewReader(b))
+	for {
+		if z.Next() == html.ErrorToken {
+			return out.Bytes()
+		}
+		tok := z.Token()
+		sort.SliceStable(tok.Attr, func(i, j int) bool { return tok.Attr[i].Key < tok.Attr[j].Key })
+		out.WriteString(tok.String())
+	}
+}
+
+// mount routes the page and its files; the worker and the manifest take
+// precedence over go-app's own.
+func (p *servedPWA) mount(mux *http.ServeMux) {
+	serve := func(contentType string, body []byte) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", contentType)
+			// Browsers compare the worker byte for byte on every check;
+			// neither file may be served stale.
+			w.Header().Set("Cache-Control", "no-cache")
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			_, _ = w.Write(body)
+		}
+	}
+	mux.Handle("GET /app-worker.js", serve("text/javascript; charset=utf-8", p.worker))
+	mux.Handle("GET /manifest.webmanifest", serve("application/manifest+json", p.manifest))
+	mux.Handle("GET /manifest.json", serve("application/manifest+json", p.manifest))
+	page := serve("text/html; charset=utf-8", p.page)
+	etag := `"` + p.version + `"`
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", etag)
+		if strings.Contains(r.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		page(w, r)
+	})
+	mux.Handle("/", p.handler)
+}
