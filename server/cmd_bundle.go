@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"tinyrag/app/knowledge/bundle"
+	"tinyrag/app/knowledge/bundle/publish"
 )
 
 func init() {
@@ -44,7 +45,7 @@ func bundleCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *title == "" {
 		*title = filepath.Base(*out)
 	}
-	ins, skipped, err := bundle.Inputs(ctx, fs.Args(), *prefix)
+	ins, skipped, err := publish.Inputs(ctx, fs.Args(), *prefix)
 	for _, s := range skipped {
 		fmt.Fprintf(stderr, "skipped: %v\n", s)
 	}

@@ -1,4 +1,7 @@
-package bundle
+// Package publish is the publishing side of knowledge bundles: what
+// `tinyrag bundle` reads. It is apart from package bundle so the browser,
+// which only opens bundles, does not link the file importers.
+package publish
 
 import (
 	"context"
