@@ -11,8 +11,10 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/engine"
+	"tinyrag/app/llm"
 	"tinyrag/app/llm/reach"
 	"tinyrag/app/markdown"
+	"tinyrag/app/nomodel"
 )
 
 // renderEvery bounds how often a streaming answer is re-rendered: tokens
@@ -77,45 +79,51 @@ func (s *Shell) ask(_ app.Context, q string) {
 	s.busy, s.cancel = true, cancel
 	ctx.Defer(func(app.Context) { stickToBottom(true) })
 
+	// Without a model the same engine answers with the stand-in of
+	// app/nomodel: the calculator, nanoGo or the knowledge base, with the
+	// same events and cards.
+	why := ""
+	switch s.net {
+	case netOffline:
+		why = T(st.Lang, "offline_title")
+	case netServerDown:
+		why = T(st.Lang, "server_down_title")
+	}
+
+	msg.Offline = offline
 	ctx.Async(func() {
 		defer cancel()
+		var chatter llm.Chatter = rt.Chatter(st)
 		if offline {
-			s.answerOffline(ctx, actx, rt, st, chat, msg, q, "")
-			return
+			chatter = nomodel.Chatter{Tools: rt.Registry(st), Lang: st.Lang, Why: why}
 		}
-		buf := &eventBuffer{}
-		emit := func(ev engine.Event) {
-			if buf.add(ev) {
-				ctx.After(renderEvery, func(ctx app.Context) {
-					buf.applyTo(msg)
-					stickToBottom(false)
-				})
-			}
-		}
-		_, err := rt.Engine(st, rt.Chatter(st)).Ask(actx, req, emit)
-		stopped := actx.Err() != nil
-		var cites []chats.Citation
-		if err == nil {
-			// Apply pending events first so telemetry and cards are known.
-			done := make(chan struct{})
-			ctx.Dispatch(func(app.Context) { buf.applyTo(msg); close(done) })
-			<-done
-			cites = rt.Citations(actx, q, msg)
-		}
-		if err != nil && !stopped && msg.Content == "" && unreachable(err) {
-			// The model went away: answer from the knowledge base instead
-			// of leaving the question unanswered.
+		buf, err := s.stream(ctx, actx, rt, st, chatter, req, msg)
+		if err != nil && !offline && actx.Err() == nil && unreachable(err) && !buf.showedText() {
+			// The model went away before it said anything: answer without
+			// it instead of leaving the question unanswered.
 			why := err.Error()
 			if reach.IsFetchFailure(err) {
 				why = reach.Explain(actx, rt.Origin, rt.LLMBase(st), err).String()
 			}
-			ctx.Dispatch(func(app.Context) { buf.applyTo(msg); s.llm, s.llmErr = llmDown, why })
-			s.answerOffline(ctx, actx, rt, st, chat, msg, q, err.Error())
-			return
+			done := make(chan struct{})
+			ctx.Dispatch(func(app.Context) {
+				s.llm, s.llmErr = llmDown, why
+				*msg = chats.Message{Role: msg.Role, Time: msg.Time, Streaming: true, Offline: true}
+				close(done)
+			})
+			<-done
+			offline = true
+			buf, err = s.stream(ctx, actx, rt, st, nomodel.Chatter{Tools: rt.Registry(st), Lang: st.Lang}, req, msg)
+		}
+		stopped := actx.Err() != nil
+		var cites []chats.Citation
+		if err == nil {
+			cites = rt.Citations(actx, q, msg)
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			buf.applyTo(msg)
 			msg.Citations = cites
+			msg.Offline = offline
 			if stopped {
 				msg.Stopped = true
 				msg.Error = ""
@@ -130,20 +138,24 @@ func (s *Shell) ask(_ app.Context, q string) {
 	})
 }
 
-// answerOffline fills msg with knowledge-base passages.
-func (s *Shell) answerOffline(ctx app.Context, actx context.Context, rt *Runtime, st Settings, chat *chats.Chat, msg *chats.Message, q, cause string) {
-	content, cites, err := rt.OfflineAnswer(actx, st.Lang, q)
-	ctx.Dispatch(func(ctx app.Context) {
-		msg.Content, msg.Citations, msg.Offline = content, cites, true
-		msg.Answer = content
-		msg.Cards = nil
-		msg.Error = cause
-		if err != nil {
-			msg.Error = err.Error()
+// stream runs the engine with chatter and feeds its events into msg on the
+// UI goroutine; it returns once every event so far has been applied.
+func (s *Shell) stream(ctx app.Context, actx context.Context, rt *Runtime, st Settings, chatter llm.Chatter, req engine.Request, msg *chats.Message) (*eventBuffer, error) {
+	buf := &eventBuffer{}
+	emit := func(ev engine.Event) {
+		if buf.add(ev) {
+			ctx.After(renderEvery, func(ctx app.Context) {
+				buf.applyTo(msg)
+				stickToBottom(false)
+			})
 		}
-		msg.Settle("")
-		s.finishAsk(ctx, chat)
-	})
+	}
+	_, err := rt.Engine(st, chatter).Ask(actx, req, emit)
+	// Apply pending events so telemetry and cards are known.
+	done := make(chan struct{})
+	ctx.Dispatch(func(app.Context) { buf.applyTo(msg); close(done) })
+	<-done
+	return buf, err
 }
 
 // finishAsk ends an answer: it stores the chat and frees the composer.
@@ -180,6 +192,14 @@ type eventBuffer struct {
 	mu        sync.Mutex
 	evs       []engine.Event
 	scheduled bool
+	text      bool // a token with visible text was added
+}
+
+// showedText reports whether the answer has shown any text yet.
+func (b *eventBuffer) showedText() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.text
 }
 
 // add queues an event and reports whether a render must be scheduled.
@@ -187,6 +207,9 @@ func (b *eventBuffer) add(ev engine.Event) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.evs = append(b.evs, ev)
+	if ev.Event == engine.EventToken && strings.TrimSpace(ev.Text) != "" {
+		b.text = true
+	}
 	if b.scheduled {
 		return false
 	}

@@ -63,8 +63,6 @@ var texts = map[string][2]string{
 	"banner_key":           {"A hosted API: set the key on the server (`TINYRAG_LLM_KEY`), never in the browser", "Gehostete API: den Schlüssel auf dem Server setzen (`TINYRAG_LLM_KEY`), nie im Browser"},
 	"banner_settings":      {"Or enter an endpoint in Settings.", "Oder trage einen Endpunkt in den Einstellungen ein."},
 	"retry":                {"Retry", "Erneut prüfen"},
-	"offline_answer":       {"No language model is reachable, so here are the best passages from your knowledge base:", "Kein Sprachmodell erreichbar, daher hier die besten Passagen aus deiner Wissensbasis:"},
-	"offline_none":         {"No language model is reachable, and nothing in your knowledge base matches this question. Import documents in the Knowledge tab, or connect a model in Settings.", "Kein Sprachmodell erreichbar, und nichts in deiner Wissensbasis passt zu dieser Frage. Importiere Dokumente im Tab Wissen oder verbinde ein Modell in den Einstellungen."},
 	"sources_title":        {"Sources", "Quellen"},
 	"no_docs":              {"No documents yet. Import files, folders, a URL or a Wikipedia article to chat with them.", "Noch keine Dokumente. Importiere Dateien, Ordner, eine URL oder einen Wikipedia-Artikel."},
 	"import":               {"Import", "Importieren"},

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -145,39 +144,6 @@ func Request(s Settings, c *chats.Chat, question string) engine.Request {
 	return engine.Request{Question: question, History: hist, Model: s.Model, Persona: s.PersonaPrompt(), AnswerLanguage: s.AnswerLang}
 }
 
-// offlinePassages is how many passages an answer without a model shows.
-const offlinePassages = 3
-
-// OfflineAnswer answers from the knowledge base alone, for when no LLM is
-// reachable: the top passages as quoted Markdown, and their citations.
-func (rt *Runtime) OfflineAnswer(ctx context.Context, lang, question string) (string, []chats.Citation, error) {
-	if !rt.HasKnowledge() {
-		return T(lang, "offline_none"), nil, nil
-	}
-	ps, err := rt.Retriever().Retrieve(ctx, question, offlinePassages)
-	if err != nil && err != knowledge.ErrEmptyQuery {
-		return "", nil, fmt.Errorf("searching the knowledge base: %w", err)
-	}
-	if len(ps) == 0 {
-		return T(lang, "offline_none"), nil, nil
-	}
-	var b strings.Builder
-	b.WriteString(T(lang, "offline_answer"))
-	b.WriteString("\n\n")
-	cites := make([]chats.Citation, 0, len(ps))
-	for i, p := range ps {
-		fmt.Fprintf(&b, "**[%d] %s**\n\n", i+1, mdEscape(p.Title))
-		for _, line := range strings.Split(strings.TrimSpace(clip(p.Text, 700)), "\n") {
-			b.WriteString("> ")
-			b.WriteString(line)
-			b.WriteString("\n")
-		}
-		b.WriteString("\n")
-		cites = append(cites, citation(p))
-	}
-	return b.String(), cites, nil
-}
-
 // Citations lists the passages an answer drew on: those retrieved into
 // the prompt (the same query gives the same passages) and those every
 // rag_knowledge call returned, each chunk once.
@@ -199,7 +165,9 @@ func (rt *Runtime) Citations(ctx context.Context, question string, m *chats.Mess
 			}
 		}
 	}
-	if m.Telemetry != nil && m.Telemetry.Retrieved > 0 {
+	// An answer made without a model used only what its tools returned,
+	// not the passages retrieved into a prompt nobody read.
+	if !m.Offline && m.Telemetry != nil && m.Telemetry.Retrieved > 0 {
 		add(question, m.Telemetry.Retrieved)
 	}
 	for _, c := range m.Cards {
@@ -212,12 +180,6 @@ func (rt *Runtime) Citations(ctx context.Context, question string, m *chats.Mess
 
 func citation(p tool.Passage) chats.Citation {
 	return chats.Citation{Title: p.Title, Source: p.Source, ChunkID: p.ChunkID, Text: p.Text}
-}
-
-// mdEscape keeps a title from being read as Markdown.
-func mdEscape(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, "`", "\\`", `[`, `\[`, `]`, `\]`, `<`, `\<`, `#`, `\#`)
-	return r.Replace(s)
 }
 
 // clip cuts s to about n bytes at a word boundary.

@@ -12,6 +12,7 @@ import (
 	"tinyrag/app/engine/telemetry"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/markdown"
+	"tinyrag/app/nomodel"
 )
 
 func testKB(t *testing.T, docs ...knowledge.Input) *knowledge.KB {
@@ -29,7 +30,25 @@ func testKB(t *testing.T, docs ...knowledge.Input) *knowledge.KB {
 	return kb
 }
 
-func TestOfflineAnswer_QuotesTopPassagesWithCitations(t *testing.T) {
+// answerWithoutModel asks as the app does when no model is reachable: the
+// engine with app/nomodel's stand-in, the events applied to a message, and
+// the citations the message's cards earn.
+func answerWithoutModel(t *testing.T, rt *Runtime, lang, q string) (string, []chats.Citation) {
+	t.Helper()
+	st := DefaultSettings()
+	st.Lang = lang
+	st = st.Normalized()
+	c := &chats.Chat{ID: "c"}
+	msg := c.AddQuestion(q, time.Now())
+	msg.Offline = true
+	_, err := rt.Engine(st, nomodel.Chatter{Tools: rt.Registry(st), Lang: lang}).Ask(context.Background(), Request(st, c, q), msg.Apply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msg.Answer, rt.Citations(context.Background(), q, msg)
+}
+
+func TestNoModel_AnswersFromTheKnowledgeBaseWithCitations(t *testing.T) {
 	kb := testKB(t,
 		knowledge.Input{Title: "Library *hours*", Source: "hours.md", Text: "The library is open from 9 to 17 on weekdays. On Saturdays it closes at noon."},
 		knowledge.Input{Title: "Parking", Source: "parking.md", Text: "Parking is free after six in the evening."},
@@ -41,15 +60,13 @@ func TestOfflineAnswer_QuotesTopPassagesWithCitations(t *testing.T) {
 		wantCites     int
 	}{
 		{"match", "en", "When does the library close on Saturdays?", []string{"closes at noon", `Library \*hours\*`}, 1},
-		{"no match", "en", "quantum chromodynamics", []string{"nothing in your knowledge base"}, 0},
-		{"German", "de", "quantum chromodynamics", []string{"Wissensbasis"}, 0},
+		{"no match", "en", "quantum chromodynamics", []string{"No passage in the knowledge base matches"}, 0},
+		{"German", "de", "quantum chromodynamics", []string{"Kein Sprachmodell erreichbar", "Wissensbasis"}, 0},
+		{"arithmetic", "en", "Calculate 3 * (17 + 5) / 2", []string{"= 33"}, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			text, cites, err := rt.OfflineAnswer(context.Background(), tc.lang, tc.q)
-			if err != nil {
-				t.Fatal(err)
-			}
+			text, cites := answerWithoutModel(t, rt, tc.lang, tc.q)
 			for _, w := range tc.wantText {
 				if !strings.Contains(text, w) {
 					t.Errorf("answer lacks %q:\n%s", w, text)
@@ -65,17 +82,14 @@ func TestOfflineAnswer_QuotesTopPassagesWithCitations(t *testing.T) {
 	}
 }
 
-func TestOfflineAnswer_HostilePassageStaysInertWhenRendered(t *testing.T) {
+func TestNoModel_HostilePassageStaysInertWhenRendered(t *testing.T) {
 	kb := testKB(t, knowledge.Input{Title: "<img src=x onerror=alert(1)>", Source: "evil.html",
 		Text: "evil payload <script>alert(1)</script> with words"})
-	text, _, err := (&Runtime{KB: kb}).OfflineAnswer(context.Background(), "en", "evil payload words")
-	if err != nil {
-		t.Fatal(err)
-	}
+	text, _ := answerWithoutModel(t, &Runtime{KB: kb}, "en", "evil payload words")
 	html := markdown.Render(text)
 	handlerAttr := regexp.MustCompile(`(?i)<[a-z][^>]*\son[a-z]+\s*=`)
 	if strings.Contains(html, "<script") || strings.Contains(html, "<img") || handlerAttr.MatchString(html) {
-		t.Errorf("rendered offline answer is not inert:\n%s", html)
+		t.Errorf("rendered answer is not inert:\n%s", html)
 	}
 }
 

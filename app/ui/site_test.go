@@ -78,9 +78,9 @@ func TestRuntime_StaticSiteLoadsBundlesAndAnswersFromThemWithoutAProxy(t *testin
 	if _, on := reg.Lookup("rag_knowledge"); !on {
 		t.Error("rag_knowledge is off although the site ships knowledge")
 	}
-	md, cites, err := rt.OfflineAnswer(context.Background(), "en", "when to prune apple trees")
-	if err != nil || len(cites) != 1 || cites[0].Source != "guide/pruning.html" || !strings.Contains(md, "late winter") {
-		t.Fatalf("offline answer %q %+v %v", md, cites, err)
+	md, cites := answerWithoutModel(t, rt, "en", "when to prune apple trees")
+	if len(cites) < 1 || cites[0].Source != "guide/pruning.html" || !strings.Contains(md, "late winter") {
+		t.Fatalf("answer without a model %q %+v", md, cites)
 	}
 	if !rt.IsSiteCitation(cites[0].ChunkID) {
 		t.Error("a site citation is not recognised as one")
