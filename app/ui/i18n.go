@@ -45,7 +45,7 @@ var texts = map[string][2]string{
 	"keys_hint":            {"Enter sends, Shift+Enter starts a new line.", "Enter sendet, Umschalt+Enter beginnt eine neue Zeile."},
 	"send":                 {"Send", "Senden"},
 	"stop":                 {"Stop", "Stopp"},
-	"hint":                 {"Answers can be wrong. Your documents never leave this browser.", "Antworten können falsch sein. Deine Dokumente verlassen diesen Browser nie."},
+	"hint":                 {"Answers can be wrong. Your documents stay in this browser; when a model answers, your question, this chat and the passages found for it are sent to that model.", "Antworten können falsch sein. Deine Dokumente bleiben in diesem Browser; antwortet ein Modell, gehen deine Frage, dieser Chat und die dazu gefundenen Passagen an dieses Modell."},
 	"copy":                 {"Copy", "Kopieren"},
 	"copied":               {"Copied", "Kopiert"},
 	"regenerate":           {"Regenerate", "Neu erzeugen"},
@@ -121,7 +121,7 @@ var texts = map[string][2]string{
 	"telemetry":            {"Telemetry", "Telemetrie"},
 	"run":                  {"Run", "Ausführen"},
 	"chunk":                {"Passage", "Passage"},
-	"answered_from_kb":     {"Answered from the knowledge base (no model)", "Aus der Wissensbasis beantwortet (kein Modell)"},
+	"answered_from_kb":     {"Answered in this browser, without a language model", "In diesem Browser beantwortet, ohne Sprachmodell"},
 	"kb_loading":           {"Loading knowledge base…", "Lade Wissensbasis…"},
 	"storage_temporary":    {"Storage is unavailable: nothing will survive a reload.", "Speicher nicht verfügbar: nichts übersteht ein Neuladen."},
 }

@@ -21,6 +21,12 @@ func TestPWA_WorksOfflineAfterOneVisitAndRecoversByItself(t *testing.T) {
 	b, srv, _ := scriptedApp(t)
 	importZebra(t, b)
 	waitWorker(t, b)
+	// nanoGo allowed, as a user does in Settings (stored in localStorage).
+	eval[bool](t, b, `(() => {
+		const s = JSON.parse(localStorage.getItem("tinyrag.settings") || "{}");
+		s.allow_nanogo = true; s.theme = s.theme || "dark";
+		localStorage.setItem("tinyrag.settings", JSON.stringify(s));
+		return true; })()`)
 
 	setNetwork(t, b, true, 0, 0)
 	openApp(t, b, srv.URL+"/")
@@ -72,6 +78,27 @@ func TestPWA_WorksOfflineAfterOneVisitAndRecoversByItself(t *testing.T) {
 	ask(t, b, "Where do zebras migrate?")
 	waitJS(t, b, 20*time.Second, "answered from the knowledge base offline", lastAnswer+`.includes("Serengeti")`)
 	waitJS(t, b, 5*time.Second, "answer cites its source", `document.querySelector(".msg.assistant .citations .citation")`)
+	if !eval[bool](t, b, `!![...document.querySelectorAll('.msg.assistant')].pop().querySelector('.xml-tool-card[data-tool="rag_knowledge"][data-status="done"]')`) {
+		t.Error("the answer from the knowledge base has no rag_knowledge card")
+	}
+
+	// The calculator and nanoGo answer without a model, with their cards.
+	clearInput(t, b)
+	ask(t, b, "3 * (17 + 5) / 2")
+	waitJS(t, b, 20*time.Second, "calculated offline", lastAnswer+`.includes("= 33")`)
+	if !eval[bool](t, b, `!![...document.querySelectorAll('.msg.assistant')].pop().querySelector('.xml-tool-card[data-tool="calculate"][data-status="done"]')`) {
+		t.Error("the offline calculation has no calculate card")
+	}
+	clearInput(t, b)
+	eval[bool](t, b, `(() => { const el = document.getElementById("chat-input");
+		el.value = "Run this:\n`+"```go\\nfmt.Println(6 * 7)\\n```"+`";
+		el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
+	b.do(t, 10*time.Second, "send the snippet", chromedp.Click(chromedp.ID("chat-input")), chromedp.SendKeys(chromedp.ID("chat-input"), "\r"))
+	waitJS(t, b, 60*time.Second, "snippet ran offline", lastAnswer+`.includes("42")`)
+	if !eval[bool](t, b, `!![...document.querySelectorAll('.msg.assistant')].pop().querySelector('.xml-tool-card[data-tool="nanogo"][data-status="done"]')`) {
+		t.Error("the offline snippet has no nanogo card")
+	}
+	b.screenshot(t, "pwa-offline-answers")
 
 	// The network comes back: no click, the model is found again.
 	setNetwork(t, b, false, 0, 0)
