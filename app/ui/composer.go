@@ -6,16 +6,74 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-func (s *Shell) renderComposer() app.UI {
-	l := s.lang()
+// Draft is text another component puts into the composer (a suggestion,
+// code to run); N tells two equal drafts apart.
+type Draft struct {
+	Text string
+	N    int
+}
+
+// setDraft replaces the composer's text and gives it the focus.
+func setDraft(ctx app.Context, text string) {
+	var d Draft
+	ctx.GetState(stateDraft, &d)
+	ctx.SetState(stateDraft, Draft{Text: text, N: d.N + 1})
+}
+
+// Composer is where a question is typed and sent, or its answer stopped.
+// Below it, one line says what leaves the browser when one asks.
+type Composer struct {
+	app.Compo
+	Ctrl *Controller
+	Lang string
+
+	draft  string
+	status Status
+	busy   bool
+	model  ModelState
+	pushed Draft
+}
+
+// OnMount observes whether the app is ready, whether an answer streams,
+// where the model is, and drafts from other components.
+func (c *Composer) OnMount(ctx app.Context) {
+	ctx.ObserveState(stateStatus, &c.status)
+	ctx.ObserveState(stateModel, &c.model)
+	ctx.ObserveState(stateBusy, &c.busy).OnChange(func() {
+		if !c.busy {
+			ctx.Defer(func(app.Context) { stickToBottom(false); focusByID(InputID) })
+		}
+	})
+	ctx.ObserveState(stateDraft, &c.pushed).OnChange(func() {
+		c.draft = c.pushed.Text
+		ctx.Defer(func(app.Context) { focusByID(InputID) })
+	})
+}
+
+// send asks the draft as a question.
+func (c *Composer) send(ctx app.Context) {
+	if c.Ctrl == nil || !c.Ctrl.Ask(c.draft) {
+		return
+	}
+	c.draft = ""
+	if el := app.Window().GetElementByID(InputID); el.Truthy() {
+		el.Set("value", "")
+		el.Get("style").Set("height", "auto")
+	}
+	ctx.Defer(func(app.Context) { stickToBottom(true) })
+}
+
+// Render implements app.Composer.
+func (c *Composer) Render() app.UI {
+	l := c.Lang
 	var btn app.UI
-	if s.busy {
+	if c.busy {
 		btn = app.Button().Class("send-btn stop").ID("stop-btn").Type("button").Aria("label", T(l, "stop")).Title(T(l, "stop")).
-			Text("■").OnClick(func(ctx app.Context, e app.Event) { s.stopAnswer() })
+			Text("■").OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Stop() })
 	} else {
 		btn = app.Button().Class("send-btn").ID("send-btn").Type("button").Aria("label", T(l, "send")).Title(T(l, "send")).
-			Disabled(strings.TrimSpace(s.draft) == "" || !s.ready).Text("➤").
-			OnClick(func(ctx app.Context, e app.Event) { s.send(ctx) })
+			Disabled(strings.TrimSpace(c.draft) == "" || !c.status.Ready).Text("➤").
+			OnClick(func(ctx app.Context, e app.Event) { c.send(ctx) })
 	}
 	return app.Div().Class("composer-wrap").Body(
 		// No <form>: go-app runs handlers after the browser's default
@@ -26,9 +84,9 @@ func (s *Shell) renderComposer() app.UI {
 				app.Span().Class("sr-only").ID("keys-hint").Text(T(l, "keys_hint")),
 				app.Textarea().ID(InputID).Rows(1).
 					Placeholder(T(l, "placeholder")).Title(T(l, "keys_hint")).Aria("describedby", "keys-hint").
-					Text(s.draft).
+					Text(c.draft).
 					OnInput(func(ctx app.Context, e app.Event) {
-						s.draft = ctx.JSSrc().Get("value").String()
+						c.draft = ctx.JSSrc().Get("value").String()
 						autoGrow(ctx.JSSrc())
 					}).
 					OnKeyDown(func(ctx app.Context, e app.Event) {
@@ -38,13 +96,31 @@ func (s *Shell) renderComposer() app.UI {
 							return
 						}
 						e.PreventDefault()
-						s.draft = ctx.JSSrc().Get("value").String()
-						s.send(ctx)
+						c.draft = ctx.JSSrc().Get("value").String()
+						c.send(ctx)
 					}),
 				btn,
 			),
-		app.P().Class("composer-hint").Text(T(l, "hint")),
+		app.P().Class("composer-hint").ID("privacy-hint").Text(PrivacyHint(l, c.model)),
 	)
+}
+
+// PrivacyHint says what leaves the browser when one asks, and where it
+// goes: the model named by m.
+func PrivacyHint(lang string, m ModelState) string {
+	if m.Status == llmDown {
+		return T(lang, "hint_offline")
+	}
+	where := T(lang, "where_local")
+	switch {
+	case m.Host != "" && m.Proxy:
+		where = sprintf(T(lang, "where_proxy_host"), m.Host)
+	case m.Host != "":
+		where = sprintf(T(lang, "where_host"), m.Host)
+	case m.Proxy:
+		where = T(lang, "where_proxy")
+	}
+	return sprintf(T(lang, "hint"), where)
 }
 
 // autoGrow fits the textarea's height to its text, up to the CSS maximum.

@@ -1,25 +1,43 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// renderSettings is the settings page. Every change is saved at once:
-// there is no "Save" to forget.
-func (s *Shell) renderSettings() app.UI {
-	l := s.lang()
-	st := &s.settings
-	changed := func(ctx app.Context) { s.saveSettings(ctx) }
+// SettingsPage is the settings. Every change is saved at once: there is no
+// "Save" to forget.
+type SettingsPage struct {
+	app.Compo
+	Ctrl *Controller
 
+	settings Settings
+	model    ModelState
+}
+
+// OnMount observes the settings and the model's state (its models and the
+// connection test).
+func (p *SettingsPage) OnMount(ctx app.Context) {
+	ctx.ObserveState(stateSettings, &p.settings)
+	ctx.ObserveState(stateModel, &p.model)
+}
+
+// Render implements app.Composer.
+func (p *SettingsPage) Render() app.UI {
+	l := p.settings.Lang
+	// st is this render's copy: handlers change it and hand it over.
+	st := p.settings
+	st.Personas = slices.Clone(st.Personas)
+	changed := func(app.Context) { p.Ctrl.SetSettings(st) }
 	auto := T(l, "model_auto")
-	if len(s.models) > 0 {
-		auto += " (" + s.models[0] + ")"
+	if len(p.model.Models) > 0 {
+		auto += " (" + p.model.Models[0] + ")"
 	}
 	models := []app.UI{app.Option().Value("").Text(auto)}
 	seen := false
-	for _, m := range s.models {
+	for _, m := range p.model.Models {
 		seen = seen || m == st.Model
 		models = append(models, app.Option().Value(m).Text(m).Selected(m == st.Model))
 	}
@@ -53,17 +71,16 @@ func (s *Shell) renderSettings() app.UI {
 	}
 
 	testCls := "form-error"
-	if s.testOK {
+	if p.model.TestOK {
 		testCls = "form-ok"
 	}
 
 	return app.Main().Class("main settings-page").ID("settings").Aria("label", T(l, "settings")).Body(
 		app.Header().Class("topbar").Body(
-			app.Button().Class("icon-btn menu-btn").Type("button").Aria("label", T(l, "open_menu")).Text("☰").
-				OnClick(func(ctx app.Context, e app.Event) { s.navOpen = !s.navOpen }),
+			&MenuButton{Lang: l},
 			app.H1().Text(T(l, "settings")),
 			app.Button().Class("btn").ID("settings-close").Type("button").Text(T(l, "close")).
-				OnClick(func(ctx app.Context, e app.Event) { s.view = viewChat }),
+				OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.Page = pageChat }) }),
 		),
 		app.Div().Class("settings-scroll").Body(
 			app.Div().Class("settings-grid").Body(
@@ -73,17 +90,16 @@ func (s *Shell) renderSettings() app.UI {
 							OnChange(func(ctx app.Context, e app.Event) {
 								st.Endpoint = ctx.JSSrc().Get("value").String()
 								changed(ctx)
-								s.testLLM()
 							})),
 					field(T(l, "model"), "set-model", "",
 						app.Select().ID("set-model").Body(models...).
 							OnChange(func(ctx app.Context, e app.Event) { st.Model = ctx.JSSrc().Get("value").String(); changed(ctx) })),
 					app.Div().Class("row").Body(
-						app.Button().Class("btn primary").ID("test-conn").Type("button").Disabled(s.testing).
-							Text(map[bool]string{true: T(l, "testing"), false: T(l, "test_conn")}[s.testing]).
-							OnClick(func(ctx app.Context, e app.Event) { s.testLLM() }),
-						app.If(s.testMsg != "" && !s.testing, func() app.UI {
-							return app.Span().Class(testCls).ID("test-result").Attr("role", "status").Text(s.testMsg)
+						app.Button().Class("btn primary").ID("test-conn").Type("button").Disabled(p.model.Testing).
+							Text(map[bool]string{true: T(l, "testing"), false: T(l, "test_conn")}[p.model.Testing]).
+							OnClick(func(ctx app.Context, e app.Event) { p.Ctrl.CheckModel() }),
+						app.If(p.model.TestMsg != "" && !p.model.Testing, func() app.UI {
+							return app.Span().Class(testCls).ID("test-result").Attr("role", "status").Text(p.model.TestMsg)
 						}),
 					),
 				),
@@ -103,7 +119,7 @@ func (s *Shell) renderSettings() app.UI {
 					field(T(l, "persona"), "set-persona", "",
 						app.Select().ID("set-persona").Body(personaOpts...).
 							OnChange(func(ctx app.Context, e app.Event) { st.Persona = ctx.JSSrc().Get("value").String(); changed(ctx) })),
-					s.renderPersonas(),
+					p.renderPersonas(&st, changed),
 				),
 				card(T(l, "tools"),
 					toggle("set-nanogo", T(l, "allow_nanogo"), st.AllowNanoGo, func(ctx app.Context, v bool) { st.AllowNanoGo = v; changed(ctx) }),
@@ -121,9 +137,8 @@ func (s *Shell) renderSettings() app.UI {
 	)
 }
 
-func (s *Shell) renderPersonas() app.UI {
-	l := s.lang()
-	st := &s.settings
+func (p *SettingsPage) renderPersonas(st *Settings, changed func(app.Context)) app.UI {
+	l := st.Lang
 	var rows []app.UI
 	for i := range st.Personas {
 		i := i
@@ -136,36 +151,26 @@ func (s *Shell) renderPersonas() app.UI {
 					if st.Persona == old {
 						st.Persona = st.Personas[i].Name
 					}
-					s.saveSettings(ctx)
+					changed(ctx)
 				}),
 			app.Textarea().Class("field-input").Rows(2).Aria("label", T(l, "persona_prompt")).Text(p.Prompt).
 				OnChange(func(ctx app.Context, e app.Event) {
 					st.Personas[i].Prompt = ctx.JSSrc().Get("value").String()
-					s.saveSettings(ctx)
+					changed(ctx)
 				}),
 			app.Button().Class("row-btn danger").Type("button").Aria("label", T(l, "delete")+": "+p.Name).Text("🗑").
 				OnClick(func(ctx app.Context, e app.Event) {
 					st.Personas = append(st.Personas[:i:i], st.Personas[i+1:]...)
-					s.saveSettings(ctx)
+					changed(ctx)
 				}),
 		))
 	}
 	rows = append(rows, app.Button().Class("btn small").Type("button").Text("+ "+T(l, "add_persona")).
 		OnClick(func(ctx app.Context, e app.Event) {
 			st.Personas = append(st.Personas, Persona{Name: sprintf("Persona %d", len(st.Personas)+1)})
-			s.saveSettings(ctx)
+			changed(ctx)
 		}))
 	return app.Div().Class("personas").Body(rows...)
-}
-
-// testLLM lists the endpoint's models and reports what failed.
-func (s *Shell) testLLM() {
-	if s.testing || s.rt == nil {
-		return
-	}
-	s.testing, s.testMsg = true, ""
-	ctx := s.ctx
-	ctx.Async(func() { s.checkLLM(ctx) })
 }
 
 func card(title string, body ...app.UI) app.UI {

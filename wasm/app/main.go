@@ -1,8 +1,9 @@
 //go:build js && wasm
 
 // Command app is tinyRAG's browser entry point, compiled to app.wasm. It
-// wires the browser-only parts (IndexedDB stores) into the UI; it only
-// builds for js/wasm, where those parts exist.
+// builds the controller with the browser-only parts (IndexedDB stores, the
+// nanoGo worker, localStorage for the settings) and hands it to the UI; it
+// only builds for js/wasm, where those parts exist.
 package main
 
 import (
@@ -18,12 +19,21 @@ import (
 )
 
 func main() {
-	ui.OpenChatStore = func(ctx context.Context) (chats.Store, error) { return chats.OpenIDB(ctx) }
-	ui.OpenKnowledgeStore = func(ctx context.Context) (knowledge.Store, error) {
-		return storage.OpenIndexedDB(ctx, "tinyrag-knowledge")
+	var ctrl *ui.Controller
+	if app.IsClient {
+		origin := app.Window().URL()
+		origin.Path, origin.RawQuery, origin.Fragment = "", "", ""
+		ctrl = ui.NewController(ui.Deps{
+			Origin:    origin.String(),
+			OpenChats: func(ctx context.Context) (chats.Store, error) { return chats.OpenIDB(ctx) },
+			OpenKnowledge: func(ctx context.Context) (knowledge.Store, error) {
+				return storage.OpenIndexedDB(ctx, "tinyrag-knowledge")
+			},
+			// The interpreter lives in its own worker wasm, loaded on first use.
+			NanoGo: &nanogo.WorkerRunner{},
+			Prefs:  ui.LocalStoragePrefs{},
+		})
 	}
-	// The interpreter lives in its own worker wasm, loaded on first use.
-	ui.NanoGoRunner = &nanogo.WorkerRunner{}
-	ui.Routes()
+	ui.RoutesFor(ctrl)
 	app.RunWhenOnBrowser()
 }
