@@ -41,13 +41,9 @@ func (b *BackupSection) Render() app.UI {
 
 // onPick imports the picked backup.
 func (b *BackupSection) onPick(ctx app.Context, e app.Event) {
-	el := ctx.JSSrc()
-	list := el.Get("files")
-	if !list.Truthy() || list.Length() == 0 || b.kn.Importing {
-		return
+	if !b.kn.Importing {
+		onFilesPicked(ctx, b.Ctrl.ImportBackup)
 	}
-	b.Ctrl.ImportBackup(func() []fileData { return readFileList(list) })
-	ctx.Defer(func(app.Context) { el.Set("value", "") })
 }
 
 // download offers bytes to the user as a file through an object URL.

@@ -131,14 +131,10 @@ func (c *Controller) wikiConfig() web.WikiConfig {
 // batches with published progress. It reports false when an import is
 // already running.
 func (c *Controller) importInputs(gather gatherFunc) bool {
-	c.mu.Lock()
-	if c.kn.Importing || c.rt == nil {
-		c.mu.Unlock()
+	kb, l, ok := c.beginImport()
+	if !ok {
 		return false
 	}
-	kb, l := c.rt.KB, c.settings.Lang
-	c.startImportLocked(l)
-	c.unlock(stateKnowledge)
 	c.goAsync(func() {
 		bg := context.Background()
 		ins, skipped, err := gather(bg)
@@ -173,9 +169,19 @@ func (c *Controller) importInputs(gather gatherFunc) bool {
 	return true
 }
 
-func (c *Controller) startImportLocked(lang string) {
+// beginImport marks an import as running and publishes it; ok is false
+// when one already runs (or nothing is open yet).
+func (c *Controller) beginImport() (kb *knowledge.KB, lang string, ok bool) {
+	c.mu.Lock()
+	if c.kn.Importing || c.rt == nil {
+		c.mu.Unlock()
+		return nil, "", false
+	}
+	kb, lang = c.rt.KB, c.settings.Lang
 	c.kn.Importing, c.kn.Err, c.kn.Result = true, "", ""
 	c.kn.Phase, c.kn.Progress = T(lang, "importing")+"…", knowledge.Progress{}
+	c.unlock(stateKnowledge)
+	return kb, lang, true
 }
 
 func (c *Controller) endImportLocked() {
@@ -250,14 +256,10 @@ func (c *Controller) ExportKB(deliver func(data []byte, name string)) {
 // with the same progress as any import. A damaged file changes nothing
 // (KB.Import checks it before replacing anything).
 func (c *Controller) ImportBackup(read func() []fileData) bool {
-	c.mu.Lock()
-	if c.kn.Importing || c.rt == nil {
-		c.mu.Unlock()
+	kb, l, ok := c.beginImport()
+	if !ok {
 		return false
 	}
-	kb, l := c.rt.KB, c.settings.Lang
-	c.startImportLocked(l)
-	c.unlock(stateKnowledge)
 	c.goAsync(func() {
 		files := read()
 		var docs []knowledge.Document

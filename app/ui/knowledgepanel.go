@@ -34,6 +34,8 @@ type KnowledgePanel struct {
 func (k *KnowledgePanel) OnMount(ctx app.Context) {
 	ctx.ObserveState(stateKnowledge, &k.kn)
 	ctx.ObserveState(stateSearch, &k.search)
+	// Back from the chats tab, the box shows the search still listed.
+	k.query = k.search.Query
 }
 
 // Render implements app.Composer.
@@ -231,12 +233,20 @@ func (k *KnowledgePanel) renderHits() app.UI {
 }
 
 func (k *KnowledgePanel) onPick(ctx app.Context, e app.Event) {
+	if !k.kn.Importing {
+		onFilesPicked(ctx, k.Ctrl.ImportFiles)
+	}
+}
+
+// onFilesPicked hands the files of the <input type=file> that changed to
+// importFn, to be read off the UI goroutine.
+func onFilesPicked(ctx app.Context, importFn func(read func() []fileData) bool) {
 	el := ctx.JSSrc()
 	list := el.Get("files")
-	if !list.Truthy() || list.Length() == 0 || k.kn.Importing {
+	if !list.Truthy() || list.Length() == 0 {
 		return
 	}
-	k.Ctrl.ImportFiles(func() []fileData { return readFileList(list) })
+	importFn(func() []fileData { return readFileList(list) })
 	// Picking the same file again must fire change again.
 	ctx.Defer(func(app.Context) { el.Set("value", "") })
 }

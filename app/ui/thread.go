@@ -38,36 +38,53 @@ func (t *ThreadView) OnMount(ctx app.Context) {
 	})
 	ctx.ObserveState(stateStatus, &t.status)
 	ctx.ObserveState(stateModel, &t.model)
-	// "toggle" does not bubble; a capturing listener on the document
-	// sees it on its way down to the <details>.
+	// A click on a card's summary is seen as it happens: the toggle
+	// event that follows is queued, and a token arriving meanwhile
+	// replaces the card, so the event would fire on a detached element.
+	// "toggle" itself (it does not bubble, hence capturing listeners)
+	// covers the other ways a card opens.
 	t.toggle = app.FuncOf(func(this app.Value, args []app.Value) any {
-		d := args[0].Get("target")
+		e := args[0]
+		d := e.Get("target")
 		if !d.Truthy() || d.Get("closest").IsUndefined() {
 			return nil
+		}
+		click := e.Get("type").String() == "click"
+		if click {
+			s := d.Call("closest", "summary")
+			if !s.Truthy() {
+				return nil
+			}
+			d = s.Get("parentElement")
 		}
 		card, msg := d.Call("closest", ".xml-tool-card"), d.Call("closest", "[data-msg]")
 		if !card.Truthy() || !msg.Truthy() || !d.Get("parentElement").Call("isSameNode", card).Bool() {
 			return nil
 		}
 		id := card.Get("dataset").Get("callId")
-		if !id.Truthy() {
-			return nil
-		}
 		i, err := strconv.Atoi(msg.Get("dataset").Get("msg").String())
-		if err != nil {
+		if !id.Truthy() || err != nil {
 			return nil
 		}
-		open, call := d.Get("open").Bool(), id.String()
+		open := d.Get("open").Bool()
+		if click {
+			open = !open // the click's default action has yet to run
+		}
+		call := id.String()
 		ctx.Dispatch(func(app.Context) { t.setExpanded(i, call, open) })
 		return nil
 	})
-	app.Window().Get("document").Call("addEventListener", "toggle", t.toggle, true)
+	doc := app.Window().Get("document")
+	doc.Call("addEventListener", "toggle", t.toggle, true)
+	doc.Call("addEventListener", "click", t.toggle, true)
 }
 
 // OnDismount stops listening.
 func (t *ThreadView) OnDismount() {
 	if t.toggle != nil {
-		app.Window().Get("document").Call("removeEventListener", "toggle", t.toggle, true)
+		doc := app.Window().Get("document")
+		doc.Call("removeEventListener", "toggle", t.toggle, true)
+		doc.Call("removeEventListener", "click", t.toggle, true)
 		t.toggle.Release()
 		t.toggle = nil
 	}
