@@ -88,7 +88,8 @@ func (k *KnowledgePanel) Render() app.UI {
 				// Some sources (other apps, scripted drops) give files
 				// without file-system entries.
 				if files := e.Get("dataTransfer").Get("files"); files.Truthy() && files.Length() > 0 {
-					k.Ctrl.ImportFiles(func() []fileData { return readFileList(files) })
+					picked := filesOf(files)
+					k.Ctrl.ImportFiles(func() []fileData { return readFiles(picked) })
 				}
 			}).
 			Body(
@@ -246,7 +247,8 @@ func onFilesPicked(ctx app.Context, importFn func(read func() []fileData) bool) 
 	if !list.Truthy() || list.Length() == 0 {
 		return
 	}
-	importFn(func() []fileData { return readFileList(list) })
+	picked := filesOf(list)
+	importFn(func() []fileData { return readFiles(picked) })
 	// Picking the same file again must fire change again.
 	ctx.Defer(func(app.Context) { el.Set("value", "") })
 }
