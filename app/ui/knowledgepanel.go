@@ -139,7 +139,7 @@ func (k *KnowledgePanel) Render() app.UI {
 		app.If(more > 0, func() app.UI {
 			return app.Button().Class("btn small").ID("doc-more").Type("button").
 				Text(sprintf(T(l, "show_more"), min(more, docPage), more)).
-				OnClick(func(ctx app.Context, e app.Event) { k.shown = shown + docPage })
+				OnClick(func(ctx app.Context, e app.Event) { k.shown = max(k.shown, docPage) + docPage })
 		}),
 	)
 }

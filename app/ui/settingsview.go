@@ -15,6 +15,7 @@ type SettingsPage struct {
 
 	settings Settings
 	model    ModelState
+	edit     Settings // what the handlers change
 }
 
 // OnMount observes the settings and the model's state (its models and the
@@ -27,10 +28,15 @@ func (p *SettingsPage) OnMount(ctx app.Context) {
 // Render implements app.Composer.
 func (p *SettingsPage) Render() app.UI {
 	l := p.settings.Lang
-	// st is this render's copy: handlers change it and hand it over.
-	st := p.settings
-	st.Personas = slices.Clone(st.Personas)
-	changed := func(app.Context) { p.Ctrl.SetSettings(st) }
+	// go-app keeps an element's first handler while its code and scope
+	// stay the same, so handlers must not capture this render's values:
+	// they change p.edit, a copy of the settings as they are now, and
+	// hand it over.
+	p.edit = p.settings
+	p.edit.Personas = slices.Clone(p.settings.Personas)
+	st := &p.edit
+	changed := func(app.Context) { p.Ctrl.SetSettings(p.edit) }
+
 	auto := T(l, "model_auto")
 	if len(p.model.Models) > 0 {
 		auto += " (" + p.model.Models[0] + ")"
@@ -119,7 +125,7 @@ func (p *SettingsPage) Render() app.UI {
 					field(T(l, "persona"), "set-persona", "",
 						app.Select().ID("set-persona").Body(personaOpts...).
 							OnChange(func(ctx app.Context, e app.Event) { st.Persona = ctx.JSSrc().Get("value").String(); changed(ctx) })),
-					p.renderPersonas(&st, changed),
+					p.renderPersonas(st, changed),
 				),
 				card(T(l, "tools"),
 					toggle("set-nanogo", T(l, "allow_nanogo"), st.AllowNanoGo, func(ctx app.Context, v bool) { st.AllowNanoGo = v; changed(ctx) }),

@@ -64,8 +64,10 @@ func (s *Sidebar) Render() app.UI {
 				Body(app.Span().Aria("hidden", true).Text("⚙"), app.Span().Text(T(l, "settings"))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					setView(ctx, func(v *View) {
+						// Read now: go-app keeps the first render's handler.
+						open := v.Page == pageSettings
 						v.Page, v.NavOpen = pageSettings, false
-						if settingsOpen {
+						if open {
 							v.Page = pageChat
 						}
 					})
