@@ -4,30 +4,17 @@ package chats
 
 import (
 	"context"
-	"fmt"
 	"syscall/js"
 	"testing"
-	"time"
 
 	"tinyrag/app/idb"
+
+	"tinyrag/app/idb/idbtest"
 )
 
-// needIndexedDB skips in Node, which has no IndexedDB; app/idb's
-// TestIndexedDBPackagesInChromium runs these tests in Chromium, where a
-// skip fails the run.
-func needIndexedDB(t *testing.T) {
-	if v := js.Global().Get("indexedDB"); v.IsUndefined() || v.IsNull() {
-		t.Skip("no IndexedDB in this JavaScript runtime; app/idb's TestIndexedDBPackagesInChromium runs this in Chromium")
-	}
-}
-
-func testDBName(t *testing.T) string {
-	return fmt.Sprintf("tinyrag-chats-test-%s-%d", t.Name(), time.Now().UnixNano())
-}
-
 func TestIDBStore_KeepsTheStoreContract(t *testing.T) {
-	needIndexedDB(t)
-	name := testDBName(t)
+	idbtest.Need(t)
+	name := idbtest.Name(t)
 	var open []*IDBStore
 	defer func() {
 		for _, s := range open {
@@ -45,9 +32,9 @@ func TestIDBStore_KeepsTheStoreContract(t *testing.T) {
 }
 
 func TestIDBStore_ADamagedRecordHidesNoOtherChat(t *testing.T) {
-	needIndexedDB(t)
+	idbtest.Need(t)
 	ctx := context.Background()
-	s, err := openIDB(ctx, testDBName(t))
+	s, err := openIDB(ctx, idbtest.Name(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,9 +54,9 @@ func TestIDBStore_ADamagedRecordHidesNoOtherChat(t *testing.T) {
 }
 
 func TestIDBStore_PutHasCommittedWhenItReturns(t *testing.T) {
-	needIndexedDB(t)
+	idbtest.Need(t)
 	ctx := context.Background()
-	name := testDBName(t)
+	name := idbtest.Name(t)
 	s, err := openIDB(ctx, name)
 	if err != nil {
 		t.Fatal(err)

@@ -5,25 +5,13 @@ package idb
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"syscall/js"
 	"testing"
 	"time"
+
+	"tinyrag/app/idb/idbtest"
 )
-
-// needIndexedDB skips where the JavaScript runtime has no IndexedDB (Node);
-// TestIndexedDBPackagesInChromium runs these tests in a browser, where a
-// skip fails the run.
-func needIndexedDB(t *testing.T) {
-	if v := js.Global().Get("indexedDB"); v.IsUndefined() || v.IsNull() {
-		t.Skip("no IndexedDB in this JavaScript runtime; TestIndexedDBPackagesInChromium runs this in Chromium")
-	}
-}
-
-func dbName(t *testing.T) string {
-	return fmt.Sprintf("tinyrag-idb-test-%s-%d", t.Name(), time.Now().UnixNano())
-}
 
 func ctx(t *testing.T) context.Context {
 	c, cancel := context.WithTimeout(context.Background(), time.Minute) // hang guard only
@@ -41,8 +29,8 @@ func get(t *testing.T, db *DB, store, key string) js.Value {
 }
 
 func TestOpen_CreatesTheStoresAndWritesAreReadableOnceCommitted(t *testing.T) {
-	needIndexedDB(t)
-	name := dbName(t)
+	idbtest.Need(t)
+	name := idbtest.Name(t)
 	db, err := Open(ctx(t), name, 1, "a", "b")
 	if err != nil {
 		t.Fatal(err)
@@ -66,8 +54,8 @@ func TestOpen_CreatesTheStoresAndWritesAreReadableOnceCommitted(t *testing.T) {
 }
 
 func TestOpen_AnUpgradeAddsStoresAndKeepsData(t *testing.T) {
-	needIndexedDB(t)
-	name := dbName(t)
+	idbtest.Need(t)
+	name := idbtest.Name(t)
 	db, err := Open(ctx(t), name, 1, "a")
 	if err != nil {
 		t.Fatal(err)
@@ -92,8 +80,8 @@ func TestOpen_AnUpgradeAddsStoresAndKeepsData(t *testing.T) {
 }
 
 func TestOpen_AConnectionThatHoldsOnBlocksTheUpgradeWithAClearError(t *testing.T) {
-	needIndexedDB(t)
-	name := dbName(t)
+	idbtest.Need(t)
+	name := idbtest.Name(t)
 	// A connection that ignores versionchange, as an old version of the
 	// app in another tab might.
 	db, err := Open(ctx(t), name, 1, "a")
@@ -109,8 +97,8 @@ func TestOpen_AConnectionThatHoldsOnBlocksTheUpgradeWithAClearError(t *testing.T
 }
 
 func TestDo_AnExceptionAbortsTheWholeTransaction(t *testing.T) {
-	needIndexedDB(t)
-	db, err := Open(ctx(t), dbName(t), 1, "a")
+	idbtest.Need(t)
+	db, err := Open(ctx(t), idbtest.Name(t), 1, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +118,8 @@ func TestDo_AnExceptionAbortsTheWholeTransaction(t *testing.T) {
 }
 
 func TestDo_AFailedRequestIsReportedAndNothingIsKept(t *testing.T) {
-	needIndexedDB(t)
-	db, err := Open(ctx(t), dbName(t), 1, "a")
+	idbtest.Need(t)
+	db, err := Open(ctx(t), idbtest.Name(t), 1, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,8 +141,8 @@ func TestDo_AFailedRequestIsReportedAndNothingIsKept(t *testing.T) {
 }
 
 func TestDo_ACancelledContextAbortsTheTransaction(t *testing.T) {
-	needIndexedDB(t)
-	db, err := Open(ctx(t), dbName(t), 1, "a")
+	idbtest.Need(t)
+	db, err := Open(ctx(t), idbtest.Name(t), 1, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,8 +159,8 @@ func TestDo_ACancelledContextAbortsTheTransaction(t *testing.T) {
 }
 
 func TestDo_AMissingStoreIsAnError(t *testing.T) {
-	needIndexedDB(t)
-	db, err := Open(ctx(t), dbName(t), 1, "a")
+	idbtest.Need(t)
+	db, err := Open(ctx(t), idbtest.Name(t), 1, "a")
 	if err != nil {
 		t.Fatal(err)
 	}

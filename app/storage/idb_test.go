@@ -6,29 +6,16 @@ import (
 	crand "crypto/rand"
 	"encoding/base64"
 	"errors"
-	"fmt"
-	"syscall/js"
 	"testing"
-	"time"
 
 	"tinyrag/app/knowledge"
+
+	"tinyrag/app/idb/idbtest"
 )
 
-// hasIndexedDB: Node has none unless a spec implementation (such as the
-// fake-indexeddb package) is loaded; browsers always do.
-func hasIndexedDB(t *testing.T) {
-	if v := js.Global().Get("indexedDB"); v.IsUndefined() || v.IsNull() {
-		t.Skip("no IndexedDB in this JavaScript runtime (run in a browser, or in Node with NODE_OPTIONS=--require=fake-indexeddb/auto)")
-	}
-}
-
-func dbName(t *testing.T) string {
-	return fmt.Sprintf("tinyrag-test-%s-%d", t.Name(), time.Now().UnixNano())
-}
-
 func TestIndexedDB_KeepsTheStoreContract(t *testing.T) {
-	hasIndexedDB(t)
-	s, err := OpenIndexedDB(ctx, dbName(t))
+	idbtest.Need(t)
+	s, err := OpenIndexedDB(ctx, idbtest.Name(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,8 +24,8 @@ func TestIndexedDB_KeepsTheStoreContract(t *testing.T) {
 }
 
 func TestIndexedDB_KnowledgeBaseSurvivesReopen(t *testing.T) {
-	hasIndexedDB(t)
-	name := dbName(t)
+	idbtest.Need(t)
+	name := idbtest.Name(t)
 	var open []*IndexedDB
 	defer func() {
 		for _, s := range open {
@@ -59,8 +46,8 @@ func TestIndexedDB_KnowledgeBaseSurvivesReopen(t *testing.T) {
 // storage quota that app/idb's TestIndexedDBPackagesInChromium sets for the
 // page's origin (it needs the DevTools protocol).
 func TestQuotaIDB_AFullQuotaIsErrQuotaAndKeepsWhatWasStored(t *testing.T) {
-	hasIndexedDB(t)
-	s, err := OpenIndexedDB(ctx, dbName(t))
+	idbtest.Need(t)
+	s, err := OpenIndexedDB(ctx, idbtest.Name(t))
 	if err != nil {
 		t.Fatal(err)
 	}
