@@ -4,8 +4,4 @@ module github.com/blevesearch/zapx/v14
 
 go 1.25.0
 
-require (
-	github.com/RoaringBitmap/roaring/v2 v2.14.5
-	github.com/blevesearch/bleve_index_api v1.4.1
-	github.com/blevesearch/scorch_segment_api/v2 v2.4.11
-)
+require tinyrag/zapxstandin v0.0.0
