@@ -1,96 +1,49 @@
 package ui
 
 import (
-	"bytes"
-	"context"
-	"errors"
-	"time"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
-	"tinyrag/app/knowledge"
 )
 
-// renderBackup is the knowledge panel's export / import of the whole
-// knowledge base as one file (knowledge.KB.Export's versioned gzip JSON).
-func (s *Shell) renderBackup() app.UI {
-	l := s.lang()
-	k := &s.kn
+// BackupSection exports the whole knowledge base as one file
+// (knowledge.KB.Export's versioned gzip JSON) and imports such a file.
+type BackupSection struct {
+	app.Compo
+	Ctrl *Controller
+	Lang string
+
+	kn KnowledgeState
+}
+
+// OnMount observes the knowledge base, for whether there is anything to
+// export and whether an import runs.
+func (b *BackupSection) OnMount(ctx app.Context) { ctx.ObserveState(stateKnowledge, &b.kn) }
+
+// Render implements app.Composer.
+func (b *BackupSection) Render() app.UI {
+	l := b.Lang
 	return app.Details().Class("kb-add").ID("kb-backup-section").Body(
 		app.Summary().Text(T(l, "backup")),
 		app.P().Class("empty-hint").Text(T(l, "backup_hint")),
 		app.Div().Class("pick-row").Body(
 			app.Button().Class("btn small").ID("kb-export").Type("button").
-				Disabled(k.importing || len(k.docs) == 0).Text(T(l, "export_kb")).
-				OnClick(func(ctx app.Context, e app.Event) { s.exportKB() }),
+				Disabled(b.kn.Importing || len(b.kn.Docs) == 0).Text(T(l, "export_kb")).
+				OnClick(func(ctx app.Context, e app.Event) {
+					b.Ctrl.ExportKB(func(data []byte, name string) {
+						ctx.Dispatch(func(app.Context) { download(data, name, "application/gzip") })
+					})
+				}),
 			app.Label().Class("btn small").For("kb-backup").Text(T(l, "import_backup")),
 			app.Input().Type("file").ID("kb-backup").Class("sr-only").Accept(".gz,.tinyrag,application/gzip").
-				OnChange(s.onPickBackup),
+				OnChange(b.onPick),
 		),
 	)
 }
 
-// exportKB writes the export off the UI goroutine and hands it to the
-// browser as a download; nothing leaves the machine.
-func (s *Shell) exportKB() {
-	rt, l, ctx := s.rt, s.lang(), s.ctx
-	if rt == nil {
-		return
+// onPick imports the picked backup.
+func (b *BackupSection) onPick(ctx app.Context, e app.Event) {
+	if !b.kn.Importing {
+		onFilesPicked(ctx, b.Ctrl.ImportBackup)
 	}
-	s.kn.errText, s.kn.result = "", ""
-	ctx.Async(func() {
-		var buf bytes.Buffer
-		err := rt.KB.Export(context.Background(), &buf)
-		ctx.Dispatch(func(app.Context) {
-			if err != nil {
-				s.kn.errText = err.Error()
-				return
-			}
-			download(buf.Bytes(), "tinyrag-knowledge-"+time.Now().Format("2006-01-02")+".tinyrag.gz", "application/gzip")
-			s.kn.result = sprintf("%s: %d (%s)", T(l, "exported"), len(s.kn.docs), humanSize(buf.Len()))
-		})
-	})
-}
-
-// onPickBackup imports a file made by exportKB, with the same progress
-// bar as any import. A damaged file changes nothing (KB.Import checks it
-// before replacing anything).
-func (s *Shell) onPickBackup(ctx app.Context, e app.Event) {
-	el := ctx.JSSrc()
-	list := el.Get("files")
-	if !list.Truthy() || list.Length() == 0 || s.kn.importing || s.rt == nil {
-		return
-	}
-	k, rt, l := &s.kn, s.rt, s.lang()
-	k.importing, k.errText, k.result = true, "", ""
-	k.phase, k.progress = T(l, "importing")+"…", knowledge.Progress{}
-	ctx.Defer(func(app.Context) { el.Set("value", "") })
-	// The Shell's context, not the input's: the input may be re-created
-	// while the import runs, and updates sent to a gone element's context
-	// are dropped.
-	ctx = s.ctx
-	ctx.Async(func() {
-		files := readFileList(list)
-		var docs []knowledge.Document
-		var err error
-		if len(files) > 0 {
-			if files[0].Err != "" {
-				err = errors.New(files[0].Err)
-			} else {
-				docs, err = rt.KB.Import(context.Background(), bytes.NewReader(files[0].Data), k.progressTo(ctx))
-			}
-		}
-		ctx.Dispatch(func(app.Context) {
-			k.importing = false
-			k.refresh(rt)
-			s.searchKB()
-			if err != nil {
-				k.errText = err.Error()
-				return
-			}
-			k.result = sprintf("%s: %d", T(l, "imported"), len(docs))
-		})
-	})
 }
 
 // download offers bytes to the user as a file through an object URL.

@@ -6,16 +6,127 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-func (s *Shell) renderComposer() app.UI {
-	l := s.lang()
+// Draft is text another component puts into the composer (a suggestion,
+// code to run); N tells two equal drafts apart.
+type Draft struct {
+	Text string
+	N    int
+}
+
+// setDraft replaces the composer's text and gives it the focus.
+func setDraft(ctx app.Context, text string) {
+	var d Draft
+	ctx.GetState(stateDraft, &d)
+	ctx.SetState(stateDraft, Draft{Text: text, N: d.N + 1})
+}
+
+// Composer is where a question is typed and sent, or its answer stopped.
+// Below it, one line says what leaves the browser when one asks.
+type Composer struct {
+	app.Compo
+	Ctrl *Controller
+	Lang string
+
+	draft  string
+	status Status
+	busy   bool
+	model  ModelState
+	pushed Draft
+	// queued: this composer's question waits for the app to be ready;
+	// its text stays until it is asked.
+	queued bool
+}
+
+// OnMount observes whether the app is ready, whether an answer streams,
+// where the model is, and drafts from other components.
+//
+// It also adopts what was typed into the prerendered composer before the
+// wasm started (assets/web/early-input.js kept it), and sends it if the
+// user already had: nothing typed while the app starts is lost.
+func (c *Composer) OnMount(ctx app.Context) {
+	ctx.ObserveState(stateStatus, &c.status).OnChange(func() {
+		if c.queued && !c.status.Queued {
+			c.queued = false
+			c.clear(ctx)
+		}
+	})
+	ctx.ObserveState(stateModel, &c.model)
+	ctx.ObserveState(stateBusy, &c.busy).OnChange(func() {
+		if !c.busy {
+			ctx.Defer(func(app.Context) { stickToBottom(false); focusByID(InputID) })
+		}
+	})
+	ctx.ObserveState(stateDraft, &c.pushed).OnChange(func() {
+		c.draft = c.pushed.Text
+		ctx.Defer(func(app.Context) { focusByID(InputID) })
+	})
+	if text, queued, focused := takeEarlyInput(); text != "" {
+		c.draft = text
+		if queued {
+			c.send(ctx)
+		}
+		if focused {
+			// The app's composer replaced the one being typed in.
+			ctx.Defer(func(app.Context) { focusByID(InputID) })
+		}
+	}
+}
+
+// send asks the draft as a question.
+func (c *Composer) send(ctx app.Context) {
+	if c.Ctrl == nil || c.queued {
+		return
+	}
+	switch c.Ctrl.Ask(c.draft) {
+	case AskSent:
+		c.clear(ctx)
+	case AskQueued:
+		c.queued = true
+	}
+}
+
+// clear empties the composer after its question went into the thread.
+func (c *Composer) clear(ctx app.Context) {
+	c.draft = ""
+	if el := app.Window().GetElementByID(InputID); el.Truthy() {
+		el.Set("value", "")
+		el.Get("style").Set("height", "auto")
+	}
+	ctx.Defer(func(app.Context) { stickToBottom(true) })
+}
+
+// Render implements app.Composer.
+func (c *Composer) Render() app.UI {
+	l := c.Lang
 	var btn app.UI
-	if s.busy {
+	if c.busy {
 		btn = app.Button().Class("send-btn stop").ID("stop-btn").Type("button").Aria("label", T(l, "stop")).Title(T(l, "stop")).
-			Text("■").OnClick(func(ctx app.Context, e app.Event) { s.stopAnswer() })
+			Text("■").OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Stop() })
 	} else {
 		btn = app.Button().Class("send-btn").ID("send-btn").Type("button").Aria("label", T(l, "send")).Title(T(l, "send")).
-			Disabled(strings.TrimSpace(s.draft) == "" || s.sendWhenReady).Text("➤").
-			OnClick(func(ctx app.Context, e app.Event) { s.send(ctx) })
+			Disabled(strings.TrimSpace(c.draft) == "" || c.queued).Text("➤").
+			OnClick(func(ctx app.Context, e app.Event) { c.send(ctx) })
+	}
+	input := app.Textarea().ID(InputID).Rows(1).
+		Placeholder(T(l, "placeholder")).Title(T(l, "keys_hint")).Aria("describedby", "keys-hint").
+		Text(c.draft).
+		OnInput(func(ctx app.Context, e app.Event) {
+			c.draft = ctx.JSSrc().Get("value").String()
+			autoGrow(ctx.JSSrc())
+		}).
+		OnKeyDown(func(ctx app.Context, e app.Event) {
+			// Enter sends, Shift+Enter is a new line; never
+			// send in the middle of an IME composition.
+			if e.Get("key").String() != "Enter" || e.Get("shiftKey").Bool() || e.Get("isComposing").Bool() {
+				return
+			}
+			e.PreventDefault()
+			c.draft = ctx.JSSrc().Get("value").String()
+			c.send(ctx)
+		})
+	if c.queued {
+		// A false readonly attribute would still make it read-only.
+		input = input.ReadOnly(true)
 	}
 	return app.Div().Class("composer-wrap").Body(
 		// No <form>: go-app runs handlers after the browser's default
@@ -24,27 +135,47 @@ func (s *Shell) renderComposer() app.UI {
 			Body(
 				app.Label().For(InputID).Class("sr-only").Text(T(l, "message")),
 				app.Span().Class("sr-only").ID("keys-hint").Text(T(l, "keys_hint")),
-				app.Textarea().ID(InputID).Rows(1).
-					Placeholder(T(l, "placeholder")).Title(T(l, "keys_hint")).Aria("describedby", "keys-hint").
-					Text(s.draft).
-					OnInput(func(ctx app.Context, e app.Event) {
-						s.draft = ctx.JSSrc().Get("value").String()
-						autoGrow(ctx.JSSrc())
-					}).
-					OnKeyDown(func(ctx app.Context, e app.Event) {
-						// Enter sends, Shift+Enter is a new line; never
-						// send in the middle of an IME composition.
-						if e.Get("key").String() != "Enter" || e.Get("shiftKey").Bool() || e.Get("isComposing").Bool() {
-							return
-						}
-						e.PreventDefault()
-						s.draft = ctx.JSSrc().Get("value").String()
-						s.send(ctx)
-					}),
+				input,
 				btn,
 			),
-		s.composerHint(),
+		c.renderHint(),
 	)
+}
+
+// renderHint is the line under the composer: while the app starts it
+// says so, and that a sent question waits; then what leaves the browser.
+func (c *Composer) renderHint() app.UI {
+	l := c.Lang
+	switch {
+	case c.queued:
+		return app.P().Class("composer-hint early-queued").ID("privacy-hint").Attr("role", "status").Text(T(l, "starting_queued"))
+	case !c.status.Ready:
+		return app.P().Class("composer-hint").ID("privacy-hint").Text(T(l, "starting") + " " + PrivacyHint(l, c.model))
+	}
+	return app.P().Class("composer-hint").ID("privacy-hint").Text(PrivacyHint(l, c.model))
+}
+
+// PrivacyHint says what leaves the browser when one asks, and where it
+// goes: the model named by m.
+func PrivacyHint(lang string, m ModelState) string {
+	switch m.Status {
+	case llmDown:
+		return T(lang, "hint_offline")
+	case llmOK:
+	default:
+		// Not checked yet: where the model is, is not known.
+		return T(lang, "hint_any")
+	}
+	where := T(lang, "where_local")
+	switch {
+	case m.Host != "" && m.Proxy:
+		where = sprintf(T(lang, "where_proxy_host"), m.Host)
+	case m.Host != "":
+		where = sprintf(T(lang, "where_host"), m.Host)
+	case m.Proxy:
+		where = T(lang, "where_proxy")
+	}
+	return sprintf(T(lang, "hint"), where)
 }
 
 // autoGrow fits the textarea's height to its text, up to the CSS maximum.

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -49,3 +51,44 @@ func focusByID(id string) {
 }
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
+
+// LocalStoragePrefs keeps the settings in localStorage under SettingsKey,
+// as JSON.
+type LocalStoragePrefs struct{}
+
+// Load implements Prefs.
+func (LocalStoragePrefs) Load() (Settings, bool) {
+	ls := app.Window().Get("localStorage")
+	if !ls.Truthy() {
+		return Settings{}, false
+	}
+	v := ls.Call("getItem", SettingsKey)
+	if !v.Truthy() {
+		return Settings{}, false
+	}
+	var s Settings
+	if err := json.Unmarshal([]byte(v.String()), &s); err != nil || s.Theme == "" {
+		return Settings{}, false
+	}
+	return s, true
+}
+
+// Save implements Prefs. A full or forbidden localStorage throws, which
+// comes back as the error.
+func (LocalStoragePrefs) Save(s Settings) (err error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("localStorage refused the settings: %v", r)
+		}
+	}()
+	ls := app.Window().Get("localStorage")
+	if !ls.Truthy() {
+		return errors.New("this browser has no localStorage")
+	}
+	ls.Call("setItem", SettingsKey, string(b))
+	return nil
+}

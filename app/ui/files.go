@@ -15,18 +15,36 @@ type fileData struct {
 // the page; the importer bounds each file's size.
 const maxPickedFiles = 2000
 
-// readFileList reads a FileList (from <input type=file>). It waits for
-// the browser's callbacks, so it must run off the UI goroutine.
-func readFileList(list app.Value) []fileData {
-	n := list.Length()
-	out := make([]fileData, 0, n)
-	for i := 0; i < n && i < maxPickedFiles; i++ {
+// pickedFile is a File object taken out of a FileList, with its name.
+type pickedFile struct {
+	name string
+	file app.Value
+}
+
+// filesOf takes the File objects out of a FileList (from <input
+// type=file> or a drop). It must run in the event handler: the list is
+// emptied when the input is reset and gone once a drop handler returns,
+// while the File objects stay readable.
+func filesOf(list app.Value) []pickedFile {
+	n := min(list.Length(), maxPickedFiles)
+	out := make([]pickedFile, 0, n)
+	for i := 0; i < n; i++ {
 		f := list.Index(i)
 		name := f.Get("webkitRelativePath").String()
 		if name == "" || f.Get("webkitRelativePath").IsUndefined() {
 			name = f.Get("name").String()
 		}
-		out = append(out, readFile(name, f))
+		out = append(out, pickedFile{name, f})
+	}
+	return out
+}
+
+// readFiles reads picked files. It waits for the browser's callbacks, so
+// it must run off the UI goroutine.
+func readFiles(files []pickedFile) []fileData {
+	out := make([]fileData, 0, len(files))
+	for _, f := range files {
+		out = append(out, readFile(f.name, f.file))
 	}
 	return out
 }

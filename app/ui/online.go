@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -12,21 +11,18 @@ import (
 
 // netState says why the model cannot be reached when the cause is the
 // network, so the app can say so in words instead of showing model set-up
-// steps or a raw fetch error.
-type netState int
+// steps or a raw fetch error. Its value is what tests and styles see
+// (data-net).
+type netState string
 
 const (
-	netOnline     netState = iota
-	netOffline             // the browser has no network (navigator.onLine is false)
-	netServerDown          // the browser is online, this app's server does not answer
+	netOnline     netState = "online"
+	netOffline    netState = "offline"     // the browser has no network (navigator.onLine is false)
+	netServerDown netState = "server-down" // the browser is online, this app's server does not answer
 )
 
-// recheckEvery is how often the app looks for the network or the server
-// while either is gone; the browser's online event is quicker when it comes.
-const recheckEvery = 15 * time.Second
-
-// browserOnline reports navigator.onLine; outside a browser it is true.
-func browserOnline() bool {
+// BrowserOnline reports navigator.onLine; outside a browser it is true.
+func BrowserOnline() bool {
 	if app.IsServer {
 		return true
 	}
@@ -46,56 +42,6 @@ func classifyNet(online bool, serverErr error) netState {
 	return netOnline
 }
 
-// netWatch holds the listeners for the browser's online and offline events.
-var netWatch app.Func
-
-// watchNetwork re-checks the model whenever the browser goes online or
-// offline, so the app comes back by itself without a Retry click.
-func (s *Shell) watchNetwork(ctx app.Context) {
-	if netWatch != nil {
-		return
-	}
-	netWatch = app.FuncOf(func(app.Value, []app.Value) any {
-		ctx.Async(func() { s.checkLLM(ctx) })
-		return nil
-	})
-	app.Window().Call("addEventListener", "online", netWatch)
-	app.Window().Call("addEventListener", "offline", netWatch)
-}
-
-// scheduleRecheck looks again after recheckEvery while the network or the
-// server is gone (the server coming back fires no browser event).
-func (s *Shell) scheduleRecheck(ctx app.Context) {
-	if s.net == netOnline || s.llm != llmDown || s.recheckPending {
-		return
-	}
-	s.recheckPending = true
-	ctx.After(recheckEvery, func(ctx app.Context) {
-		s.recheckPending = false
-		if s.net != netOnline && s.llm == llmDown {
-			ctx.Async(func() { s.checkLLM(ctx) })
-		}
-	})
-}
-
-func (s *Shell) renderOfflineBanner() app.UI {
-	l := s.lang()
-	title, text := "offline_title", "offline_text"
-	if s.net == netServerDown {
-		title, text = "server_down_title", "server_down_text"
-	}
-	return app.Section().Class("banner offline").ID("llm-banner").Attr("role", "status").
-		Attr("data-net", s.netName()).Aria("labelledby", "llm-banner-title").Body(
-		app.Strong().ID("llm-banner-title").Text(T(l, title)),
-		app.P().Text(T(l, text)),
-	)
-}
-
-// netName is the state as tests and styles see it (data-net).
-func (s *Shell) netName() string {
-	return [...]string{"online", "offline", "server-down"}[s.net]
-}
-
 // offlineAware makes a tool that needs the network say "offline" in words
 // when the browser has none, instead of a fetch error.
 func offlineAware(t tool.Tool, online func() bool, lang string) tool.Tool {
@@ -112,8 +58,8 @@ func offlineAware(t tool.Tool, online func() bool, lang string) tool.Tool {
 
 // offlineImportErr words a failed web import as what it is when the
 // browser has no network, instead of a fetch error.
-func offlineImportErr(lang string, err error) error {
-	if err != nil && !browserOnline() && unreachable(err) {
+func offlineImportErr(lang string, online bool, err error) error {
+	if err != nil && !online && unreachable(err) {
 		return errors.New(T(lang, "import_offline"))
 	}
 	return err

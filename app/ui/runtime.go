@@ -19,25 +19,14 @@ import (
 	"tinyrag/app/web"
 )
 
-// NanoGoRunner runs nanoGo snippets in the browser (a Web Worker). The
-// browser entry point sets it; while it is nil the nanogo tool is not
-// offered, whatever the setting says.
-var NanoGoRunner nanogo.Runner
-
-// OpenKnowledgeStore opens the persistent store of the knowledge base. The
-// browser entry point sets it (IndexedDB); nil keeps knowledge in memory.
-var OpenKnowledgeStore func(ctx context.Context) (knowledge.Store, error)
-
-// OpenChatStore opens the persistent chat store; nil or an error keeps
-// chats in memory for this page's lifetime.
-var OpenChatStore func(ctx context.Context) (chats.Store, error)
-
-// Runtime is everything behind the interface that is not view state: the
-// knowledge base, the chat history and how to build an engine from the
-// settings. It is plain Go, so its logic is tested natively.
+// Runtime is what an answer is made with: the knowledge base, the tools
+// and how to build an engine from the settings. The controller owns it;
+// it is plain Go, so its logic is tested natively.
 type Runtime struct {
-	KB      *knowledge.KB
-	History *chats.History
+	KB *knowledge.KB
+	// NanoGo runs nanoGo snippets (a Web Worker in the browser); nil
+	// leaves the nanogo tool out, whatever the setting says.
+	NanoGo nanogo.Runner
 	// Origin is the page's origin (http://host:port); the proxies live
 	// under it.
 	Origin string
@@ -84,8 +73,8 @@ func (rt *Runtime) Registry(s Settings) *tool.Registry {
 	if rt.KB != nil || len(rt.Site.Bundles()) > 0 {
 		reg.Register(knowledge.NewTool(rt.Retriever()))
 	}
-	if NanoGoRunner != nil {
-		reg.Register(nanogo.Tool(NanoGoRunner))
+	if rt.NanoGo != nil {
+		reg.Register(nanogo.Tool(rt.NanoGo))
 	}
 	reg.SetEnabled("nanogo", s.AllowNanoGo)
 	if s.NoWebSearch {

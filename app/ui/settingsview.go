@@ -1,49 +1,49 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// endpointPlaceholder shows what an empty endpoint means on this site.
-func (s *Shell) endpointPlaceholder() string {
-	if s.rt != nil {
-		if b := s.rt.LLMBase(Settings{}); b != "" {
-			return b
-		}
-		return "http://127.0.0.1:11434/v1"
-	}
-	return "/api/llm"
+// SettingsPage is the settings. Every change is saved at once: there is no
+// "Save" to forget.
+type SettingsPage struct {
+	app.Compo
+	Ctrl *Controller
+
+	settings Settings
+	model    ModelState
+	edit     Settings // what the handlers change
 }
 
-// endpointHint says what an empty endpoint means here: the server's proxy,
-// the site's preset, or nothing at all on a static site without either.
-func (s *Shell) endpointHint() string {
-	l := s.lang()
-	switch {
-	case s.rt == nil || (s.rt.Proxy() != "" && (s.rt.SiteConfig == nil || s.rt.SiteConfig.LLM == nil)):
-		return T(l, "endpoint_hint")
-	case s.rt.SiteConfig != nil && s.rt.SiteConfig.LLM != nil:
-		return T(l, "endpoint_hint_preset")
-	}
-	return T(l, "endpoint_hint_direct")
+// OnMount observes the settings and the model's state (its models and the
+// connection test).
+func (p *SettingsPage) OnMount(ctx app.Context) {
+	ctx.ObserveState(stateSettings, &p.settings)
+	ctx.ObserveState(stateModel, &p.model)
 }
 
-// renderSettings is the settings page. Every change is saved at once:
-// there is no "Save" to forget.
-func (s *Shell) renderSettings() app.UI {
-	l := s.lang()
-	st := &s.settings
-	changed := func(ctx app.Context) { s.saveSettings(ctx) }
+// Render implements app.Composer.
+func (p *SettingsPage) Render() app.UI {
+	l := p.settings.Lang
+	// go-app keeps an element's first handler while its code and scope
+	// stay the same, so handlers must not capture this render's values:
+	// they change p.edit, a copy of the settings as they are now, and
+	// hand it over.
+	p.edit = p.settings
+	p.edit.Personas = slices.Clone(p.settings.Personas)
+	st := &p.edit
+	changed := func(app.Context) { p.Ctrl.SetSettings(p.edit) }
 
 	auto := T(l, "model_auto")
-	if len(s.models) > 0 {
-		auto += " (" + s.models[0] + ")"
+	if len(p.model.Models) > 0 {
+		auto += " (" + p.model.Models[0] + ")"
 	}
 	models := []app.UI{app.Option().Value("").Text(auto)}
 	seen := false
-	for _, m := range s.models {
+	for _, m := range p.model.Models {
 		seen = seen || m == st.Model
 		models = append(models, app.Option().Value(m).Text(m).Selected(m == st.Model))
 	}
@@ -77,44 +77,41 @@ func (s *Shell) renderSettings() app.UI {
 	}
 
 	testCls := "form-error"
-	if s.testOK {
+	if p.model.TestOK {
 		testCls = "form-ok"
 	}
 
 	return app.Main().Class("main settings-page").ID("settings").Aria("label", T(l, "settings")).Body(
 		app.Header().Class("topbar").Body(
-			app.Button().Class("icon-btn menu-btn").Type("button").Aria("label", T(l, "open_menu")).Text("☰").
-				OnClick(func(ctx app.Context, e app.Event) { s.navOpen = !s.navOpen }),
+			&MenuButton{Lang: l},
 			app.H1().Text(T(l, "settings")),
 			app.Button().Class("btn").ID("settings-close").Type("button").Text(T(l, "close")).
-				OnClick(func(ctx app.Context, e app.Event) { s.view = viewChat }),
+				OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.Page = pageChat }) }),
 		),
 		app.Div().Class("settings-scroll").Body(
 			app.Div().Class("settings-grid").Body(
 				card(T(l, "llm"),
-					field(T(l, "endpoint"), "set-endpoint", s.endpointHint(),
-						app.Input().ID("set-endpoint").Type("url").Placeholder(s.endpointPlaceholder()).Value(st.Endpoint).
+					field(T(l, "endpoint"), "set-endpoint", T(l, p.Ctrl.EndpointHint()),
+						app.Input().ID("set-endpoint").Type("url").Placeholder(p.Ctrl.EndpointPlaceholder()).Value(st.Endpoint).
 							OnChange(func(ctx app.Context, e app.Event) {
 								st.Endpoint = ctx.JSSrc().Get("value").String()
 								changed(ctx)
-								s.testLLM()
 							})),
 					field(T(l, "api_key"), "set-key", T(l, "api_key_hint"),
 						app.Input().ID("set-key").Type("password").Attr("autocomplete", "off").Value(st.APIKey).
 							OnChange(func(ctx app.Context, e app.Event) {
 								st.APIKey = ctx.JSSrc().Get("value").String()
 								changed(ctx)
-								s.testLLM()
 							})),
 					field(T(l, "model"), "set-model", "",
 						app.Select().ID("set-model").Body(models...).
 							OnChange(func(ctx app.Context, e app.Event) { st.Model = ctx.JSSrc().Get("value").String(); changed(ctx) })),
 					app.Div().Class("row").Body(
-						app.Button().Class("btn primary").ID("test-conn").Type("button").Disabled(s.testing).
-							Text(map[bool]string{true: T(l, "testing"), false: T(l, "test_conn")}[s.testing]).
-							OnClick(func(ctx app.Context, e app.Event) { s.testLLM() }),
-						app.If(s.testMsg != "" && !s.testing, func() app.UI {
-							return app.Span().Class(testCls).ID("test-result").Attr("role", "status").Text(s.testMsg)
+						app.Button().Class("btn primary").ID("test-conn").Type("button").Disabled(p.model.Testing).
+							Text(map[bool]string{true: T(l, "testing"), false: T(l, "test_conn")}[p.model.Testing]).
+							OnClick(func(ctx app.Context, e app.Event) { p.Ctrl.CheckModel() }),
+						app.If(p.model.TestMsg != "" && !p.model.Testing, func() app.UI {
+							return app.Span().Class(testCls).ID("test-result").Attr("role", "status").Text(p.model.TestMsg)
 						}),
 					),
 				),
@@ -134,7 +131,7 @@ func (s *Shell) renderSettings() app.UI {
 					field(T(l, "persona"), "set-persona", "",
 						app.Select().ID("set-persona").Body(personaOpts...).
 							OnChange(func(ctx app.Context, e app.Event) { st.Persona = ctx.JSSrc().Get("value").String(); changed(ctx) })),
-					s.renderPersonas(),
+					p.renderPersonas(st, changed),
 				),
 				card(T(l, "tools"),
 					toggle("set-nanogo", T(l, "allow_nanogo"), st.AllowNanoGo, func(ctx app.Context, v bool) { st.AllowNanoGo = v; changed(ctx) }),
@@ -152,9 +149,8 @@ func (s *Shell) renderSettings() app.UI {
 	)
 }
 
-func (s *Shell) renderPersonas() app.UI {
-	l := s.lang()
-	st := &s.settings
+func (p *SettingsPage) renderPersonas(st *Settings, changed func(app.Context)) app.UI {
+	l := st.Lang
 	var rows []app.UI
 	for i := range st.Personas {
 		i := i
@@ -167,36 +163,26 @@ func (s *Shell) renderPersonas() app.UI {
 					if st.Persona == old {
 						st.Persona = st.Personas[i].Name
 					}
-					s.saveSettings(ctx)
+					changed(ctx)
 				}),
 			app.Textarea().Class("field-input").Rows(2).Aria("label", T(l, "persona_prompt")).Text(p.Prompt).
 				OnChange(func(ctx app.Context, e app.Event) {
 					st.Personas[i].Prompt = ctx.JSSrc().Get("value").String()
-					s.saveSettings(ctx)
+					changed(ctx)
 				}),
 			app.Button().Class("row-btn danger").Type("button").Aria("label", T(l, "delete")+": "+p.Name).Text("🗑").
 				OnClick(func(ctx app.Context, e app.Event) {
 					st.Personas = append(st.Personas[:i:i], st.Personas[i+1:]...)
-					s.saveSettings(ctx)
+					changed(ctx)
 				}),
 		))
 	}
 	rows = append(rows, app.Button().Class("btn small").Type("button").Text("+ "+T(l, "add_persona")).
 		OnClick(func(ctx app.Context, e app.Event) {
 			st.Personas = append(st.Personas, Persona{Name: sprintf("Persona %d", len(st.Personas)+1)})
-			s.saveSettings(ctx)
+			changed(ctx)
 		}))
 	return app.Div().Class("personas").Body(rows...)
-}
-
-// testLLM lists the endpoint's models and reports what failed.
-func (s *Shell) testLLM() {
-	if s.testing || s.rt == nil {
-		return
-	}
-	s.testing, s.testMsg = true, ""
-	ctx := s.ctx
-	ctx.Async(func() { s.checkLLM(ctx) })
 }
 
 func card(title string, body ...app.UI) app.UI {

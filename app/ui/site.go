@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"tinyrag/app/chats"
 	"tinyrag/app/httpdo"
-	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/site"
 	"tinyrag/app/siteconfig"
 )
@@ -171,10 +171,27 @@ func SiteLink(pageURL, source string) string {
 	return u.String()
 }
 
-// siteDocuments lists the site's documents for the knowledge panel.
-func (rt *Runtime) siteDocuments() []knowledge.Document {
-	if rt == nil {
-		return nil
+// SiteLink is where a site source links, resolved against the site's
+// base (where tinyrag.json is); "" when it is no web page.
+func (c *Controller) SiteLink(source string) string {
+	if c == nil || c.deps.ConfigURL == "" {
+		return ""
 	}
-	return rt.Site.Documents()
+	return SiteLink(c.deps.ConfigURL, source)
+}
+
+// CiteLink is where a citation from site knowledge links: the page it
+// came from, resolved against the site's base (where tinyrag.json is).
+// Visitor imports have no page to open: "".
+func (c *Controller) CiteLink(cite chats.Citation) string {
+	if c == nil {
+		return ""
+	}
+	c.mu.Lock()
+	rt := c.rt
+	c.mu.Unlock()
+	if rt == nil || !rt.IsSiteCitation(cite.ChunkID) {
+		return ""
+	}
+	return c.SiteLink(cite.Source)
 }

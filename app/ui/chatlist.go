@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// ChatListView is the searchable list of chats, with rename and delete.
+type ChatListView struct {
+	app.Compo
+	Ctrl *Controller
+	Lang string
+
+	list     ChatList
+	query    string
+	renaming string // id of the chat being renamed
+	renameTo string
+	err      string // why the last rename was refused
+}
+
+// OnMount observes the chat list.
+func (c *ChatListView) OnMount(ctx app.Context) { ctx.ObserveState(stateChats, &c.list) }
+
+// Render implements app.Composer.
+func (c *ChatListView) Render() app.UI {
+	l := c.Lang
+	items := c.list.Items
+	if c.query != "" {
+		// Search looks into the messages, which only the controller has.
+		items = c.Ctrl.Chats(c.query)
+	}
+	var rows []app.UI
+	for _, it := range items {
+		rows = append(rows, c.renderItem(it))
+	}
+	empty := T(l, "no_chats")
+	if c.query != "" {
+		empty = T(l, "no_chat_match")
+	}
+	return app.Div().Class("side-panel").Attr("role", "tabpanel").ID("panel-chats").Aria("labelledby", "tab-chats").Body(
+		app.Input().Type("search").Class("side-search").ID("chat-search").
+			Placeholder(T(l, "search_chats")).Aria("label", T(l, "search_chats")).
+			Value(c.query).
+			OnInput(func(ctx app.Context, e app.Event) { c.query = ctx.JSSrc().Get("value").String() }),
+		app.Div().Class("side-section-title").Text(T(l, "recent")),
+		app.If(c.err != "", func() app.UI { return app.P().Class("form-error").Attr("role", "alert").Text(c.err) }),
+		app.If(len(items) == 0, func() app.UI { return app.P().Class("empty-hint").Text(empty) }),
+		app.Ul().Class("chat-list").Aria("label", T(l, "chats")).Body(rows...),
+	)
+}
+
+func (c *ChatListView) renderItem(it ChatItem) app.UI {
+	l := c.Lang
+	id := it.ID
+	current := c.list.Current == id
+	if c.renaming == id {
+		return app.Li().Class("chat-row").Body(
+			app.Div().Class("rename-form").Body(
+				app.Input().Class("rename-input").ID("rename-input").Value(c.renameTo).
+					Aria("label", T(l, "rename")).AutoFocus(true).
+					OnInput(func(ctx app.Context, e app.Event) { c.renameTo = ctx.JSSrc().Get("value").String() }).
+					OnKeyDown(func(ctx app.Context, e app.Event) {
+						switch e.Get("key").String() {
+						case "Escape":
+							c.renaming = ""
+						case "Enter":
+							c.renameTo = ctx.JSSrc().Get("value").String()
+							c.rename(id)
+						}
+					}, app.EventScope(id)),
+				app.Button().Class("icon-btn").Type("button").Aria("label", T(l, "save")).Text("✓").
+					OnClick(func(ctx app.Context, e app.Event) { c.rename(id) }, app.EventScope(id)),
+			),
+		)
+	}
+	return app.Li().Class("chat-row").Body(
+		app.Button().Class("chat-item").Type("button").Aria("current", current).Title(it.Title).
+			Text(it.Title).
+			OnClick(func(ctx app.Context, e app.Event) {
+				c.Ctrl.OpenChat(id)
+				setView(ctx, func(v *View) { v.Page, v.NavOpen = pageChat, false })
+				ctx.Defer(func(app.Context) { stickToBottom(true) })
+			}, app.EventScope(id)),
+		app.Button().Class("row-btn").Type("button").Aria("label", T(l, "rename")+": "+it.Title).Title(T(l, "rename")).Text("✎").
+			OnClick(func(ctx app.Context, e app.Event) { c.renaming, c.renameTo, c.err = id, it.Title, "" }, app.EventScope(id, it.Title)),
+		app.Button().Class("row-btn danger").Type("button").Aria("label", T(l, "delete")+": "+it.Title).Title(T(l, "delete")).Text("🗑").
+			OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.DeleteChat(id) }, app.EventScope(id)),
+	)
+}
+
+// rename gives chat id the title being typed; the store is written in
+// the background.
+func (c *ChatListView) rename(id string) {
+	if err := c.Ctrl.RenameChat(id, c.renameTo); err != nil {
+		c.err = err.Error()
+		return
+	}
+	c.renaming, c.err = "", ""
+}

@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/chats"
+)
+
+// CitationView is the passage the citation dialog shows, if Open.
+type CitationView struct {
+	Open     bool
+	Citation chats.Citation
+	// From is the control that opened the dialog; it gets the focus
+	// back on close.
+	From app.Value
+}
+
+// openCitation shows c in the citation dialog.
+func openCitation(ctx app.Context, c chats.Citation) {
+	ctx.SetState(stateCitation, CitationView{Open: true, Citation: c, From: ctx.JSSrc()})
+}
+
+// CitationDialog shows one passage an answer drew on (or a search hit),
+// modal, closed by Escape, ✕ or a click outside.
+type CitationDialog struct {
+	app.Compo
+	Ctrl *Controller
+	Lang string
+
+	cite CitationView
+	ctx  app.Context
+}
+
+// OnMount observes the citation to show. Opening moves the keyboard focus
+// into the dialog: the close button's autofocus attribute works on page
+// load only, and with the focus left on the page behind, Escape never
+// reached the dialog.
+func (d *CitationDialog) OnMount(ctx app.Context) {
+	d.ctx = ctx
+	ctx.ObserveState(stateCitation, &d.cite).OnChange(func() {
+		if d.cite.Open {
+			ctx.Defer(func(app.Context) { focusByID("cite-close") })
+		}
+	})
+}
+
+// close closes the dialog and gives the focus back to the control that
+// opened it, so a keyboard user continues where they were. The focus
+// move is deferred on the dialog's own context: go-app drops what is
+// deferred on the context of an element the update removes.
+func (d *CitationDialog) close() {
+	from := d.cite.From
+	d.ctx.SetState(stateCitation, CitationView{})
+	d.ctx.Defer(func(app.Context) {
+		if from != nil && from.Truthy() && from.Get("isConnected").Bool() {
+			from.Call("focus")
+		}
+	})
+}
+
+// Render implements app.Composer.
+func (d *CitationDialog) Render() app.UI {
+	if !d.cite.Open {
+		return app.Div().Class("citation-slot")
+	}
+	c := d.cite.Citation
+	l := d.Lang
+	closeFn := func(ctx app.Context, e app.Event) { d.close() }
+	return app.Div().Class("modal-backdrop").OnClick(closeFn).Body(
+		app.Div().Class("modal").Attr("role", "dialog").Aria("modal", true).Aria("labelledby", "cite-title").ID("citation-dialog").
+			OnClick(func(ctx app.Context, e app.Event) { e.StopImmediatePropagation() }).
+			OnKeyDown(func(ctx app.Context, e app.Event) {
+				if e.Get("key").String() == "Escape" {
+					d.close()
+				}
+			}).Body(
+			app.Header().Class("modal-head").Body(
+				app.H2().ID("cite-title").Text(c.Title),
+				app.Button().Class("icon-btn").ID("cite-close").Type("button").Aria("label", T(l, "close")).AutoFocus(true).Text("✕").OnClick(closeFn),
+			),
+			app.P().Class("cite-source").Body(app.Code().Text(c.Source), app.Span().Text(" · "+c.ChunkID),
+				app.If(d.Ctrl.CiteLink(c) != "", func() app.UI {
+					return app.A().ID("cite-link").Class("cite-link").Href(d.Ctrl.CiteLink(c)).Target("_blank").Rel("noopener").Text(" · " + T(l, "open_page") + " ↗")
+				})),
+			app.Blockquote().Class("cite-text").Text(c.Text),
+		),
+	)
+}

@@ -1,0 +1,163 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/chats"
+	"tinyrag/app/markdown"
+)
+
+// MessageView is one question or answer. An answer shows its thinking,
+// the Markdown with live tool cards, its citations, a state line, and
+// (when it is done) copy and regenerate.
+type MessageView struct {
+	app.Compo
+	Ctrl          *Controller
+	Lang          string
+	Debug         bool
+	AllowRun      bool
+	ChatID        string
+	Index         int
+	Msg           chats.Message
+	CanRegenerate bool
+	// Expanded are the call ids of the tool cards the user opened.
+	Expanded map[string]bool
+
+	copied bool
+}
+
+// Render implements app.Composer.
+func (v *MessageView) Render() app.UI {
+	l := v.Lang
+	m := &v.Msg
+	if m.Role == chats.RoleUser {
+		return app.Article().Class("msg user").Aria("label", T(l, "you")).Attr("data-msg", v.Index).Body(
+			app.Div().Class("avatar").Aria("hidden", true).Text("🙂"),
+			app.Div().Class("bubble").Text(m.Content),
+		)
+	}
+	actions := app.Div().Class("msg-actions").Body(
+		app.Button().Class("icon-btn copy-answer").Type("button").Aria("label", T(l, "copy")).
+			Body(iconCopy(), app.Span().Text(copyLabel(l, v.copied))).
+			OnClick(func(ctx app.Context, e app.Event) {
+				copyText(markdown.ToText(answerText(m)))
+				v.copied = true
+				ctx.After(1500*time.Millisecond, func(app.Context) { v.copied = false })
+			}, app.EventScope(v.ChatID, v.Index)),
+		app.If(v.CanRegenerate, func() app.UI {
+			return app.Button().Class("icon-btn regenerate").Type("button").Aria("label", T(l, "regenerate")).
+				Body(app.Span().Aria("hidden", true).Text("↻"), app.Span().Text(T(l, "regenerate"))).
+				OnClick(func(ctx app.Context, e app.Event) {
+					if v.Ctrl.Regenerate() {
+						ctx.Defer(func(app.Context) { stickToBottom(true) })
+					}
+				})
+		}),
+	)
+	var cites []app.UI
+	for ci := range m.Citations {
+		c := m.Citations[ci]
+		label := c.Title
+		if label == "" {
+			label = c.Source
+		}
+		cites = append(cites, app.Button().Class("citation").Type("button").Title(c.Source).
+			Aria("label", T(l, "chunk")+" "+sprintf("%d", ci+1)+": "+label).
+			Body(app.Span().Class("cite-n").Text(sprintf("%d", ci+1)), app.Span().Text(label)).
+			OnClick(func(ctx app.Context, e app.Event) { openCitation(ctx, c) }, app.EventScope(v.ChatID, v.Index, c.ChunkID)))
+	}
+	return app.Article().Class("msg assistant").Aria("label", T(l, "assistant")).Attr("data-msg", v.Index).Body(
+		app.Div().Class("avatar").Aria("hidden", true).Text("✦"),
+		app.Div().Class("bubble").Body(
+			v.renderAnswer(),
+			app.If(len(cites) > 0, func() app.UI {
+				return app.Nav().Class("citations").Aria("label", T(l, "sources")).Body(cites...)
+			}),
+			app.If(!m.Streaming, func() app.UI { return actions }),
+		),
+	)
+}
+
+// renderAnswer is the answer's body.
+func (v *MessageView) renderAnswer() app.UI {
+	m := &v.Msg
+	l := v.Lang
+	html := markdown.RenderAnswer(m.Content, mdCards(m), markdown.Options{AllowRun: v.AllowRun, Lang: l, Streaming: m.Streaming, Expanded: v.Expanded})
+	cls := "answer"
+	if m.Streaming {
+		cls += " cursor"
+	}
+	var parts []app.UI
+	if m.Thinking != "" {
+		label := T(l, "thought")
+		if m.Streaming && m.Content == "" {
+			label = T(l, "thinking") + "…"
+		}
+		parts = append(parts, app.Details().Class("thinking").Body(
+			app.Summary().Text(label),
+			app.Pre().Text(m.Thinking),
+		))
+	}
+	if m.Streaming && m.Content == "" && m.Thinking == "" {
+		parts = append(parts, app.Div().Class("typing").Aria("label", T(l, "thinking")).Body(
+			app.Span(), app.Span(), app.Span(),
+		))
+	}
+	parts = append(parts, app.Div().Class(cls).Body(app.Raw(html)))
+	if m.Offline {
+		parts = append(parts, app.P().Class("msg-note").Text(T(l, "answered_from_kb")))
+	}
+	if m.Stopped {
+		parts = append(parts, app.P().Class("msg-note stopped").Text(T(l, "stopped")))
+	} else if m.Error != "" {
+		parts = append(parts, app.P().Class("msg-error").Attr("role", "alert").Text(T(l, "answer_failed")+": "+m.Error))
+	}
+	if v.Debug && (m.Route != nil || m.Telemetry != nil) {
+		parts = append(parts, v.renderDebug())
+	}
+	return app.Div().Class("answer-wrap").Body(parts...)
+}
+
+func (v *MessageView) renderDebug() app.UI {
+	m := &v.Msg
+	var route string
+	if m.Route != nil {
+		route = m.Route.Mode + " — " + m.Route.Reason
+		if len(m.Route.Hints) > 0 {
+			route += " [" + strings.Join(m.Route.Hints, ", ") + "]"
+		}
+	}
+	tel := ""
+	if m.Telemetry != nil {
+		b, _ := json.MarshalIndent(m.Telemetry, "", "  ")
+		tel = string(b)
+	}
+	return app.Details().Class("debug").Body(
+		app.Summary().Body(app.Strong().Text(T(v.Lang, "route")+": "), app.Span().Class("route-mode").Text(route)),
+		app.Pre().Class("telemetry").Text(tel),
+	)
+}
+
+func copyLabel(lang string, copied bool) string {
+	if copied {
+		return T(lang, "copied")
+	}
+	return T(lang, "copy")
+}
+
+// answerText is an answer without its tool blocks.
+func answerText(m *chats.Message) string {
+	if m.Answer != "" {
+		return m.Answer
+	}
+	return markdown.StripToolBlocks(m.Content, mdCards(m))
+}
+
+// iconCopy is the copy symbol; no font has a glyph for it everywhere.
+func iconCopy() app.UI {
+	return app.Raw(`<svg class="icon" aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" stroke-width="1.5"><rect x="5.5" y="5.5" width="8" height="8" rx="1.5"/><path d="M10.5 3.5v-.5a1.5 1.5 0 0 0-1.5-1.5H4A1.5 1.5 0 0 0 2.5 3v5A1.5 1.5 0 0 0 4 9.5h.5"/></svg>`)
+}

@@ -1,0 +1,60 @@
+package ui
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// ModelPill names the model answers come from, with the endpoint's host
+// when that is not this machine: where the question and its passages go.
+type ModelPill struct {
+	app.Compo
+	Lang string
+
+	model    ModelState
+	settings Settings
+	status   Status
+}
+
+// OnMount observes the model's state and the chosen model.
+func (p *ModelPill) OnMount(ctx app.Context) {
+	ctx.ObserveState(stateModel, &p.model)
+	ctx.ObserveState(stateSettings, &p.settings)
+	ctx.ObserveState(stateStatus, &p.status)
+}
+
+// Render implements app.Composer.
+func (p *ModelPill) Render() app.UI {
+	l := p.Lang
+	cls, label, host := "dot", T(l, "no_model"), ""
+	if !p.status.Ready {
+		label = T(l, "starting")
+	}
+	switch p.model.Status {
+	case llmOK:
+		cls += " ok"
+		label = p.settings.Model
+		if label == "" {
+			label = T(l, "model_auto")
+			if len(p.model.Models) > 0 {
+				label = p.model.Models[0]
+			}
+		}
+		host = p.model.Host
+	case llmDown:
+		cls += " err"
+		label = T(l, "offline_mode")
+		switch p.model.Net {
+		case netOffline:
+			label = T(l, "offline")
+		case netServerDown:
+			label = T(l, "offline_server")
+		}
+	}
+	title := ""
+	if host != "" {
+		title = sprintf(T(l, "model_at"), host)
+	}
+	return app.Span().Class("model-pill").Attr("role", "status").Title(title).Body(
+		app.Span().Class(cls).Aria("hidden", true),
+		app.Span().Class("model-name").Text(label),
+		app.If(host != "", func() app.UI { return app.Span().Class("model-host").Text(host) }),
+	)
+}

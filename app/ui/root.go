@@ -1,0 +1,149 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// InputID is the DOM id of the chat input; tests and keyboard shortcuts
+// rely on it.
+const InputID = "chat-input"
+
+// App is the full app: the sidebar with chats and knowledge, and the
+// conversation with its composer, or the settings. It is a composition
+// of the components; another view (the embedded one) is another
+// composition of them around the same controller.
+type App struct {
+	app.Compo
+	Ctrl *Controller
+
+	status   Status
+	model    ModelState
+	settings Settings
+	view     View
+}
+
+// OnMount starts the controller and observes what the frame shows. It
+// runs in the browser only: the server's prerender shows the empty app.
+func (a *App) OnMount(ctx app.Context) {
+	if app.IsServer || a.Ctrl == nil {
+		return
+	}
+	startRoot(ctx, a.Ctrl, &a.settings)
+	ctx.ObserveState(stateStatus, &a.status)
+	ctx.ObserveState(stateModel, &a.model)
+	ctx.ObserveState(stateView, &a.view)
+}
+
+// startRoot is what every root does on mount: the settings' theme and
+// language on <html>, Enter without a stray newline, and the controller
+// publishing to this page.
+func startRoot(ctx app.Context, ctrl *Controller, settings *Settings) {
+	*settings = ctrl.Settings()
+	applyTheme(*settings)
+	ctx.ObserveState(stateSettings, settings).OnChange(func() { applyTheme(*settings) })
+	preventEnterNewline()
+	watchPage(ctrl)
+	ctrl.Start(statePublisher{ctx})
+}
+
+// siteCheckEvery is how often, at most, coming back to the tab checks
+// whether the site published new bundles.
+const siteCheckEvery = time.Minute
+
+// pageWatch holds the page listeners, installed once: the browser going
+// online or offline checks the model again, so the app comes back by
+// itself without a Retry click; the tab becoming visible again looks for
+// new site bundles.
+var pageWatch struct{ net, visible app.Func }
+
+func watchPage(ctrl *Controller) {
+	if pageWatch.net != nil {
+		return
+	}
+	pageWatch.net = app.FuncOf(func(app.Value, []app.Value) any {
+		ctrl.CheckModel()
+		return nil
+	})
+	app.Window().Call("addEventListener", "online", pageWatch.net)
+	app.Window().Call("addEventListener", "offline", pageWatch.net)
+	last := time.Now()
+	pageWatch.visible = app.FuncOf(func(app.Value, []app.Value) any {
+		if app.Window().Get("document").Get("visibilityState").String() != "visible" || time.Since(last) < siteCheckEvery {
+			return nil
+		}
+		last = time.Now()
+		ctrl.RefreshSite()
+		return nil
+	})
+	app.Window().Get("document").Call("addEventListener", "visibilitychange", pageWatch.visible)
+}
+
+// statePublisher publishes the controller's states through go-app.
+type statePublisher struct{ ctx app.Context }
+
+func (p statePublisher) Publish(state string, v any) { p.ctx.SetState(state, v) }
+
+// Render implements app.Composer.
+func (a *App) Render() app.UI {
+	l := a.settings.Lang
+	cls := "shell"
+	if a.view.NavOpen {
+		cls += " nav-open"
+	}
+	var main app.UI
+	if a.view.Page == pageSettings {
+		main = &SettingsPage{Ctrl: a.Ctrl}
+	} else {
+		main = app.Main().Class("main").Aria("label", T(l, "conversation")).Body(
+			&Topbar{Lang: l, Title: true},
+			&ThreadView{Ctrl: a.Ctrl, Lang: l, Debug: a.settings.Debug, AllowRun: a.Ctrl.CanRunGo(a.settings), Banner: true},
+			&Composer{Ctrl: a.Ctrl, Lang: l},
+		)
+	}
+	// data-ready and data-llm let tests (and styles) see the app's state.
+	llm := a.model.Status
+	if llm == "" {
+		llm = llmUnknown
+	}
+	return app.Div().Class(cls).ID("shell").Attr("data-ready", sprintf("%t", a.status.Ready)).Attr("data-llm", llm).
+		Attr("data-load-ms", sprintf("%d", a.status.LoadMs)).Attr("data-net", string(a.model.Net)).
+		Attr("data-site-fetch-ms", sprintf("%d", a.status.SiteFetchMs)).Attr("data-site-open-ms", sprintf("%d", a.status.SiteOpenMs)).Body(
+		&Sidebar{Ctrl: a.Ctrl, Lang: l},
+		app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = false }) }),
+		main,
+		&UpdatePrompt{Lang: l}, // above every view, settings too
+		&CitationDialog{Ctrl: a.Ctrl, Lang: l},
+	)
+}
+
+// setView changes the shared view state.
+func setView(ctx app.Context, change func(*View)) {
+	var v View
+	ctx.GetState(stateView, &v)
+	change(&v)
+	ctx.SetState(stateView, v)
+}
+
+// enterGuard is installed once: go-app runs its event handlers after the
+// browser's default action, so the composer's OnKeyDown cannot stop Enter
+// from inserting a newline. A native listener runs synchronously and can.
+var enterGuard app.Func
+
+// preventEnterNewline makes Enter (without Shift, outside an IME
+// composition) in the chat input send only, leaving no stray line break.
+func preventEnterNewline() {
+	if enterGuard != nil {
+		return
+	}
+	enterGuard = app.FuncOf(func(this app.Value, args []app.Value) any {
+		e := args[0]
+		if e.Get("key").String() == "Enter" && !e.Get("shiftKey").Bool() && !e.Get("isComposing").Bool() &&
+			e.Get("target").Get("id").String() == InputID {
+			e.Call("preventDefault")
+		}
+		return nil
+	})
+	app.Window().Get("document").Call("addEventListener", "keydown", enterGuard, true)
+}

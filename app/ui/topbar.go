@@ -1,0 +1,51 @@
+package ui
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// Topbar is the conversation's header: the menu button, the chat's title
+// and the model.
+type Topbar struct {
+	app.Compo
+	Lang  string
+	Title bool // show the open chat's title (else only the menu and model)
+
+	thread Thread
+}
+
+// OnMount observes the open chat, for its title.
+func (t *Topbar) OnMount(ctx app.Context) {
+	if t.Title {
+		ctx.ObserveState(stateThread, &t.thread)
+	}
+}
+
+// Render implements app.Composer.
+func (t *Topbar) Render() app.UI {
+	title := T(t.Lang, "new_chat")
+	if t.thread.Title != "" {
+		title = t.thread.Title
+	}
+	return app.Header().Class("topbar").Body(
+		&MenuButton{Lang: t.Lang},
+		app.H1().Text(title),
+		&ModelPill{Lang: t.Lang},
+	)
+}
+
+// MenuButton opens and closes the sidebar on a narrow screen.
+type MenuButton struct {
+	app.Compo
+	Lang string
+
+	view View
+}
+
+// OnMount observes the view, for whether the sidebar is open.
+func (m *MenuButton) OnMount(ctx app.Context) { ctx.ObserveState(stateView, &m.view) }
+
+// Render implements app.Composer.
+func (m *MenuButton) Render() app.UI {
+	return app.Button().Class("icon-btn menu-btn").Type("button").Aria("label", T(m.Lang, "open_menu")).
+		Aria("expanded", m.view.NavOpen).Text("☰").
+		OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = !v.NavOpen }) })
+}
