@@ -27,6 +27,11 @@ const (
 // called from the browser's event loop goroutine: it waits for callbacks.
 func OpenIDB(ctx context.Context) (*IDBStore, error) { return openIDB(ctx, idbName) }
 
+// OpenIDBNamed opens the chat database called name instead: a view that
+// must keep its chats apart from the full app's (the embedded one) has
+// its own.
+func OpenIDBNamed(ctx context.Context, name string) (*IDBStore, error) { return openIDB(ctx, name) }
+
 func openIDB(ctx context.Context, name string) (*IDBStore, error) {
 	db, err := idb.Open(ctx, name, idbVersion, idbStore)
 	if err != nil {

@@ -19,5 +19,8 @@ func OpenIDB(ctx context.Context) (*IDBStore, error) {
 	return nil, fmt.Errorf("chats: %w; chats will not survive a reload", idb.ErrUnavailable)
 }
 
+// OpenIDBNamed fails outside the browser, as OpenIDB does.
+func OpenIDBNamed(ctx context.Context, name string) (*IDBStore, error) { return OpenIDB(ctx) }
+
 // Close is a no-op: nothing was opened.
 func (s *IDBStore) Close() {}

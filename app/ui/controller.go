@@ -47,6 +47,9 @@ type Deps struct {
 	// ConfigURL is the site's tinyrag.json, next to index.html; "" for
 	// none. It is read at start beside the stores.
 	ConfigURL string
+	// Bundles limits the site's bundles to these (URLs or file names);
+	// empty: all that tinyrag.json lists.
+	Bundles []string
 	// Online reports whether the browser has a network (nil: always);
 	// without one, failures are told as "offline", not as set-up steps.
 	Online func() bool
@@ -232,7 +235,7 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 		}
 	})
 
-	rt := &Runtime{NanoGo: c.deps.NanoGo, Origin: c.deps.Origin, HTTP: c.deps.HTTP, Online: c.deps.Online}
+	rt := &Runtime{NanoGo: c.deps.NanoGo, Origin: c.deps.Origin, HTTP: c.deps.HTTP, Online: c.deps.Online, Bundles: c.deps.Bundles}
 	var siteWarns []string
 	siteDone := make(chan struct{})
 	c.goAsync(func() {

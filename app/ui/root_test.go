@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -36,43 +38,41 @@ func TestApp_GermanInterface(t *testing.T) {
 	}
 }
 
-// compactView is what the embedded view will be: one conversation, its
-// composer and citations, no sidebar or settings — a composition of the
-// same components around the same controller, and nothing else.
-type compactView struct {
-	app.Compo
-	Ctrl *Controller
-
-	settings Settings
-}
-
-func (c *compactView) OnMount(ctx app.Context) {
-	if !app.IsServer && c.Ctrl != nil {
-		startRoot(ctx, c.Ctrl, &c.settings)
-	}
-}
-
-func (c *compactView) Render() app.UI {
-	l := c.settings.Lang
-	return app.Div().Class("shell compact").ID("shell").Body(
-		app.Main().Class("main").Aria("label", T(l, "conversation")).Body(
-			&ThreadView{Ctrl: c.Ctrl, Lang: l, AllowRun: c.Ctrl.CanRunGo(c.settings)},
-			&Composer{Ctrl: c.Ctrl, Lang: l},
-		),
-		&CitationDialog{Lang: l},
-	)
-}
-
-func TestCompactView_IsACompositionOfTheSameComponents(t *testing.T) {
-	html := app.HTMLString(&compactView{})
-	for _, want := range []string{`id="messages"`, `id="chat-input"`, `id="privacy-hint"`, `class="citation-slot"`} {
+// The embedded view is a composition of the same components around a
+// controller of its own: one conversation, its composer and citations, no
+// sidebar, settings or model set-up steps (a visitor cannot act on them).
+func TestEmbedView_IsACompositionOfTheSameComponents(t *testing.T) {
+	html := app.HTMLString(&EmbedView{Opts: EmbedOptions{Greeting: "Hi! Ask about the orchard."}})
+	for _, want := range []string{`id="messages"`, `id="chat-input"`, `id="privacy-hint"`, `class="citation-slot"`, "Hi! Ask about the orchard."} {
 		if !strings.Contains(html, want) {
-			t.Errorf("compact view lacks %s", want)
+			t.Errorf("embedded view lacks %s", want)
 		}
 	}
-	for _, unwanted := range []string{`<aside`, `id="open-settings"`, `id="llm-banner"`} {
+	for _, unwanted := range []string{`<aside`, `id="open-settings"`, `id="llm-banner"`, `id="chat-search"`, `class="suggestions"`} {
 		if strings.Contains(html, unwanted) {
-			t.Errorf("compact view has %s", unwanted)
+			t.Errorf("embedded view has %s", unwanted)
 		}
+	}
+}
+
+func TestParseEmbedOptions_TakesOnlyWhatItKnows(t *testing.T) {
+	long := strings.Repeat("a", maxGreetingRunes+10)
+	tests := []struct {
+		name  string
+		query string
+		want  EmbedOptions
+	}{
+		{"nothing", "", EmbedOptions{}},
+		{"all", "greeting=Hi+there&theme=dark&lang=de&bundles=docs.tinyrag,+faq.tinyrag", EmbedOptions{Greeting: "Hi there", Theme: "dark", Lang: "de", Bundles: []string{"docs.tinyrag", "faq.tinyrag"}}},
+		{"unknown theme and language are ignored", "theme=url(evil)&lang=xx", EmbedOptions{}},
+		{"a long greeting is cut", "greeting=" + long, EmbedOptions{Greeting: long[:maxGreetingRunes] + "…"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q, _ := url.ParseQuery(tc.query)
+			if got := ParseEmbedOptions(q); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("ParseEmbedOptions(%q) = %+v, want %+v", tc.query, got, tc.want)
+			}
+		})
 	}
 }

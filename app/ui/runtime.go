@@ -40,6 +40,9 @@ type Runtime struct {
 	Site *site.Knowledge
 	// SiteConfig is the site's tinyrag.json; nil when it has none.
 	SiteConfig *siteconfig.Config
+	// Bundles, when set, limits the site's bundles to these (URLs or file
+	// names): an embedding page may offer only some of them.
+	Bundles []string
 	// SiteFetch and SiteOpen are how long downloading and opening the
 	// site's bundles took at start (shown to benchmarks as data-site-*).
 	SiteFetch, SiteOpen time.Duration

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 
@@ -85,6 +86,9 @@ func (rt *Runtime) applySite(ctx context.Context, configURL string, data []byte)
 	if err != nil {
 		return append(warns, err.Error())
 	}
+	if len(rt.Bundles) > 0 {
+		srcs = chooseBundles(srcs, rt.Bundles)
+	}
 	var fetching time.Duration
 	fetch := func(ctx context.Context, u string) ([]byte, error) {
 		start := time.Now()
@@ -98,6 +102,25 @@ func (rt *Runtime) applySite(ctx context.Context, configURL string, data []byte)
 	}
 	rt.SiteFetch, rt.SiteOpen = fetching, time.Since(start)-fetching
 	return warns
+}
+
+// chooseBundles keeps the sources named in want: by their full URL or by
+// their file name (what an embedding page's data-bundles lists).
+func chooseBundles(srcs []site.Source, want []string) []site.Source {
+	var out []site.Source
+	for _, s := range srcs {
+		name := s.URL
+		if u, err := url.Parse(s.URL); err == nil {
+			name = path.Base(u.Path)
+		}
+		for _, w := range want {
+			if w == s.URL || w == name {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // refreshSite reads the site config again and swaps bundles whose hash

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -181,5 +182,26 @@ func TestRuntime_RefreshSwapsABundleTheSiteRepublished(t *testing.T) {
 	docs := rt.Site.Documents()
 	if len(docs) != 1 || docs[0].Source != "guide/grafting.html" {
 		t.Fatalf("after refresh: %+v", docs)
+	}
+}
+
+func TestChooseBundles_ByURLOrFileName(t *testing.T) {
+	srcs := []site.Source{{URL: "https://docs.example/kb/docs.tinyrag"}, {URL: "https://docs.example/kb/faq.tinyrag"}, {URL: "https://docs.example/kb/blog.tinyrag"}}
+	tests := []struct {
+		want []string
+		kept []string
+	}{
+		{[]string{"faq.tinyrag"}, []string{"https://docs.example/kb/faq.tinyrag"}},
+		{[]string{"https://docs.example/kb/docs.tinyrag", "blog.tinyrag"}, []string{"https://docs.example/kb/docs.tinyrag", "https://docs.example/kb/blog.tinyrag"}},
+		{[]string{"nothing.tinyrag"}, nil},
+	}
+	for _, tc := range tests {
+		var got []string
+		for _, s := range chooseBundles(srcs, tc.want) {
+			got = append(got, s.URL)
+		}
+		if !reflect.DeepEqual(got, tc.kept) {
+			t.Errorf("chooseBundles(%v) = %v, want %v", tc.want, got, tc.kept)
+		}
 	}
 }

@@ -20,6 +20,9 @@ type ThreadView struct {
 	// Banner shows the no-model banner and the store notices; a compact
 	// view leaves them to its host page.
 	Banner bool
+	// Greeting, when set, stands in for the welcome screen: the compact
+	// view greets a visitor in the site owner's words.
+	Greeting string
 
 	thread Thread
 	status Status
@@ -131,9 +134,16 @@ func (t *ThreadView) Render() app.UI {
 			))
 		}
 	}
-	if len(t.thread.Messages) == 0 {
+	switch {
+	case len(t.thread.Messages) == 0 && t.Greeting != "":
+		body = append(body, app.Div().Class("thread").ID("thread").Body(
+			app.Article().Class("msg assistant greeting").Aria("label", T(l, "assistant")).Body(
+				app.Div().Class("avatar").Aria("hidden", true).Text("✦"),
+				app.Div().Class("bubble").Body(app.P().ID("greeting").Text(t.Greeting)),
+			)))
+	case len(t.thread.Messages) == 0:
 		body = append(body, &Welcome{Lang: l})
-	} else {
+	default:
 		t.forChat()
 		msgs := make([]app.UI, 0, len(t.thread.Messages))
 		last := len(t.thread.Messages) - 1

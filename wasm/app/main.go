@@ -43,6 +43,6 @@ func main() {
 			Log:    func(s string) { app.Log(s) },
 		})
 	}
-	ui.RoutesFor(ctrl)
+	ui.RoutesFor(ui.Pages{App: ctrl})
 	app.RunWhenOnBrowser()
 }
