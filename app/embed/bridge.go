@@ -33,7 +33,7 @@ type Bridge struct {
 
 	mu     sync.Mutex // the controller reports from its own goroutines
 	height int
-	stop       func() // set by the browser glue
+	stop   func() // set by the browser glue
 }
 
 // NewBridge returns the bridge to the page at embedder (from
