@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	tinyembed "tinyrag/app/embed"
 	"tinyrag/app/ui"
 	"tinyrag/server/envconf"
 )
@@ -53,33 +54,15 @@ type serveOptions struct {
 	frameAncestors string
 	bundles        []string // knowledge bundles to serve as site knowledge
 	release        string
+	// embed is who may embed /embed; the app reads it from tinyrag.json
+	// and the CSP of /embed lists its origins.
+	embed tinyembed.Policy
 }
 
 func runServe(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	var o serveOptions
-	env := envconf.New(os.Getenv)
-	fs.StringVar(&o.addr, "addr", env.String("TINYRAG_ADDR", "127.0.0.1:8080"), "listen address (env TINYRAG_ADDR)")
-	fs.StringVar(&o.connectSrc, "csp-connect", env.String("TINYRAG_CSP_CONNECT", defaultConnectSrc),
-		"extra origins the browser may connect to directly, space-separated (env TINYRAG_CSP_CONNECT)")
-	fs.StringVar(&o.frameAncestors, "frame-ancestors", env.String("TINYRAG_FRAME_ANCESTORS", "'self'"),
-		"origins allowed to embed the app in a frame, CSP syntax (env TINYRAG_FRAME_ANCESTORS)")
-	fs.Func("bundle", "serve this knowledge bundle (made by 'tinyrag bundle') as read-only site knowledge; repeatable", func(v string) error {
-		o.bundles = append(o.bundles, v)
-		return nil
-	})
-	fs.StringVar(&o.release, "release", env.String("TINYRAG_RELEASE", ""),
-		"release label folded into the app version: a new label makes browsers offer the update even if no file changed (env TINYRAG_RELEASE)")
-	for _, e := range serveExts {
-		if e.flags != nil {
-			e.flags(fs)
-		}
-	}
-	if err := fs.Parse(args); err != nil {
+	o, err := parseServeFlags(args, os.Getenv)
+	if err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
 
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
@@ -119,6 +102,58 @@ func runServe(ctx context.Context, args []string) error {
 	return nil
 }
 
+// parseServeFlags reads serve's flags over the defaults from the
+// environment; a value either cannot parse stops serve before it starts.
+func parseServeFlags(args []string, getenv func(string) string) (serveOptions, error) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var o serveOptions
+	env := envconf.New(getenv)
+	fs.StringVar(&o.addr, "addr", env.String("TINYRAG_ADDR", "127.0.0.1:8080"), "listen address (env TINYRAG_ADDR)")
+	fs.StringVar(&o.connectSrc, "csp-connect", env.String("TINYRAG_CSP_CONNECT", defaultConnectSrc),
+		"extra origins the browser may connect to directly, space-separated (env TINYRAG_CSP_CONNECT)")
+	fs.StringVar(&o.frameAncestors, "frame-ancestors", env.String("TINYRAG_FRAME_ANCESTORS", "'self'"),
+		"origins allowed to frame the full app, CSP syntax (env TINYRAG_FRAME_ANCESTORS); /embed follows --embed-origins instead")
+	fs.Func("bundle", "serve this knowledge bundle (made by 'tinyrag bundle') as read-only site knowledge; repeatable", func(v string) error {
+		o.bundles = append(o.bundles, v)
+		return nil
+	})
+	o.embed.Origins = env.ListFunc("TINYRAG_EMBED_ORIGINS", tinyembed.NormalizeOrigin)
+	fromEnv := true
+	fs.Func("embed-origins", "pages that may embed the app with embed.js, as origins like https://docs.example.org, comma-separated; repeatable (env TINYRAG_EMBED_ORIGINS)",
+		func(v string) error {
+			if fromEnv {
+				o.embed.Origins, fromEnv = nil, false
+			}
+			for _, s := range envconf.SplitList(v) {
+				n, err := tinyembed.NormalizeOrigin(s)
+				if err != nil {
+					return err
+				}
+				o.embed.Origins = append(o.embed.Origins, n)
+			}
+			return nil
+		})
+	fs.BoolVar(&o.embed.HostSubmit, "embed-host-submit", env.Bool("TINYRAG_EMBED_HOST_SUBMIT", false),
+		"let embedding pages submit questions themselves; off, a host's question waits in the composer for the visitor (env TINYRAG_EMBED_HOST_SUBMIT)")
+	fs.StringVar(&o.release, "release", env.String("TINYRAG_RELEASE", ""),
+		"release label folded into the app version: a new label makes browsers offer the update even if no file changed (env TINYRAG_RELEASE)")
+	for _, e := range serveExts {
+		if e.flags != nil {
+			e.flags(fs)
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if err := env.Err(); err != nil {
+		return o, fmt.Errorf("environment: %w", err)
+	}
+	return o, nil
+}
+
 // defaultConnectSrc lets the app talk to a local LLM directly and read
 // Wikipedia's CORS-enabled API without the proxy; everything else goes
 // through this server.
@@ -152,7 +187,7 @@ func newServer(ctx context.Context, o serveOptions, env serveEnv) (http.Handler,
 			}
 		}
 	}
-	if err := mountSiteConfig(mux, o.bundles, env); err != nil {
+	if err := mountSiteConfig(mux, o.bundles, o.embed, env); err != nil {
 		return nil, err
 	}
 	ui.Routes()
@@ -162,7 +197,7 @@ func newServer(ctx context.Context, o serveOptions, env serveEnv) (http.Handler,
 	}
 	env.Log.Info("app version", "version", p.version)
 	p.mount(mux)
-	return securityHeaders(mux, csp(o)), nil
+	return securityHeaders(mux, csp(o), embedCSP(o)), nil
 }
 
 // cacheable lists the assets the service worker stores at install beyond
@@ -189,6 +224,17 @@ func csp(o serveOptions) string {
 	return strings.Join(append(cspDirectives(o.connectSrc), "frame-ancestors "+o.frameAncestors), "; ")
 }
 
+// embedPath is the compact view that embed.js loads in its iframe: the
+// one page framed by other sites.
+const embedPath = "/embed"
+
+// embedCSP is the policy of embedPath: frame-ancestors lists exactly the
+// embedding origins (and the app itself), whatever --frame-ancestors
+// allows for the other pages.
+func embedCSP(o serveOptions) string {
+	return strings.Join(append(cspDirectives(o.connectSrc), "frame-ancestors "+strings.Join(append([]string{"'self'"}, o.embed.Origins...), " ")), "; ")
+}
+
 // cspDirectives is the policy without frame-ancestors, which browsers
 // ignore in a <meta> tag: a static site ships exactly these.
 func cspDirectives(connectSrc string) []string {
@@ -208,10 +254,14 @@ func cspDirectives(connectSrc string) []string {
 	}
 }
 
-func securityHeaders(next http.Handler, policy string) http.Handler {
+func securityHeaders(next http.Handler, policy, embedPolicy string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", policy)
+		if r.URL.Path == embedPath {
+			h.Set("Content-Security-Policy", embedPolicy)
+		} else {
+			h.Set("Content-Security-Policy", policy)
+		}
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"tinyrag/app/embed"
 	"tinyrag/app/knowledge/bundle"
 	"tinyrag/app/knowledge/site"
 	"tinyrag/app/siteconfig"
@@ -57,14 +58,19 @@ func siteConfig(bs []siteBundle, base siteconfig.Config) siteconfig.Config {
 }
 
 // mountSiteConfig serves /tinyrag.json and the bundles: the app then finds
-// its site knowledge as it does on a static site, and "proxy": "/" says
-// this server's own /api proxies are there.
-func mountSiteConfig(mux *http.ServeMux, files []string, env serveEnv) error {
+// its site knowledge and who may embed it as it does on a static site, and
+// "proxy": "/" says this server's own /api proxies are there.
+func mountSiteConfig(mux *http.ServeMux, files []string, policy embed.Policy, env serveEnv) error {
 	bs, err := readBundles(files)
 	if err != nil {
 		return err
 	}
-	cfg := siteConfig(bs, siteconfig.Config{Proxy: siteconfig.SameOrigin}).Marshal()
+	base := siteconfig.Config{Proxy: siteconfig.SameOrigin}
+	if len(policy.Origins) > 0 || policy.HostSubmit {
+		base.Embed = &policy
+		env.Log.Info("embedding allowed", "origins", policy.Origins, "host_submit", policy.HostSubmit)
+	}
+	cfg := siteConfig(bs, base).Marshal()
 	started := time.Now()
 	mux.HandleFunc("GET /"+siteconfig.FileName, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

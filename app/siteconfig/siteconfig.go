@@ -1,7 +1,8 @@
 // Package siteconfig reads tinyrag.json, the file a static deployment puts
 // next to index.html: the knowledge bundles the site ships, a preset model
-// endpoint and, optionally, a tinyRAG server to use as proxy. `tinyrag
-// static` writes it and `tinyrag serve --bundle` serves it.
+// endpoint, optionally a tinyRAG server to use as proxy, and which pages
+// may embed the app. `tinyrag static` writes it and `tinyrag serve`
+// serves it, so the app learns all of this the same way in both modes.
 //
 // The file is public: every visitor can read it. So it never carries an API
 // key; one found there is ignored and reported, never used.
@@ -16,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"tinyrag/app/embed"
 	"tinyrag/app/knowledge/site"
 )
 
@@ -38,6 +40,18 @@ type Config struct {
 	// SameOrigin for the server that serves the app. Empty: the app talks
 	// to the model directly and those web tools are off.
 	Proxy string `json:"proxy,omitempty"`
+	// Embed says which pages may embed the app (/embed, through
+	// embed.js) and whether they may submit questions. Absent: none may.
+	Embed *embed.Policy `json:"embed,omitempty"`
+}
+
+// EmbedPolicy is the embedding policy, the empty one (nobody) if the
+// config has none.
+func (c Config) EmbedPolicy() embed.Policy {
+	if c.Embed == nil {
+		return embed.Policy{}
+	}
+	return *c.Embed
 }
 
 // SameOrigin as Proxy names the server the app came from (`tinyrag serve`).
@@ -79,7 +93,7 @@ func Parse(data []byte) (Config, []string, error) {
 	if c.Version != Version {
 		return Config{}, warns, fmt.Errorf("%s has version %d; this app reads version %d", FileName, c.Version, Version)
 	}
-	known := map[string]bool{"version": true, "bundles": true, "llm": true, "proxy": true}
+	known := map[string]bool{"version": true, "bundles": true, "llm": true, "proxy": true, "embed": true}
 	for _, k := range sortedKeys(raw) {
 		if !known[k] && !isSecret(k) {
 			warns = append(warns, fmt.Sprintf("%s: unknown field %q ignored", FileName, k))
@@ -104,6 +118,13 @@ func Parse(data []byte) (Config, []string, error) {
 			u.User = nil
 			c.LLM.BaseURL = u.String()
 		}
+	}
+	if c.Embed != nil {
+		p, err := c.Embed.Check()
+		if err != nil {
+			return Config{}, warns, fmt.Errorf("%s: %w", FileName, err)
+		}
+		c.Embed = &p
 	}
 	if c.Proxy != "" && c.Proxy != SameOrigin {
 		if err := checkAbsHTTP(c.Proxy); err != nil {

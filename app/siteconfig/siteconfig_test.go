@@ -1,9 +1,11 @@
 package siteconfig
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
+	"tinyrag/app/embed"
 	"tinyrag/app/knowledge/site"
 )
 
@@ -80,5 +82,33 @@ func TestMarshal_RoundTrips(t *testing.T) {
 	out, warns, err := Parse(in.Marshal())
 	if err != nil || len(warns) > 0 || out.Bundles[0] != in.Bundles[0] || out.LLM.BaseURL != in.LLM.BaseURL {
 		t.Fatalf("round trip: %+v, %v, %v", out, warns, err)
+	}
+}
+
+func TestParse_EmbedPolicyNormalizedOrRefused(t *testing.T) {
+	c, warns, err := Parse([]byte(`{"version":1,"embed":{"origins":["https://Docs.Example.org/","http://127.0.0.1:9000"],"host_submit":true}}`))
+	if err != nil || len(warns) > 0 {
+		t.Fatalf("err %v, warns %v", err, warns)
+	}
+	p := c.EmbedPolicy()
+	if !p.HostSubmit || !p.Allows("https://docs.example.org") || !p.Allows("http://127.0.0.1:9000") || p.Allows("http://127.0.0.1:9001") {
+		t.Fatalf("policy %+v", p)
+	}
+	for _, bad := range []string{`"*"`, `"https://*.example.org"`, `"https://docs.example.org/embed"`, `"null"`} {
+		_, _, err := Parse([]byte(`{"version":1,"embed":{"origins":[` + bad + `]}}`))
+		if err == nil || !strings.Contains(err.Error(), FileName) || !strings.Contains(err.Error(), "not an origin") {
+			t.Errorf("origin %s: err %v, want a refusal naming the file", bad, err)
+		}
+	}
+	if none, _, _ := Parse([]byte(`{"version":1}`)); none.EmbedPolicy().Allows("https://docs.example.org") || none.EmbedPolicy().HostSubmit {
+		t.Error("a config without embed allows embedding")
+	}
+}
+
+func TestMarshal_KeepsTheEmbedPolicy(t *testing.T) {
+	in := Config{Embed: &embed.Policy{Origins: []string{"https://docs.example.org"}, HostSubmit: true}}
+	out, _, err := Parse(in.Marshal())
+	if err != nil || !reflect.DeepEqual(out.Embed, in.Embed) {
+		t.Fatalf("round trip: %+v, %v", out.Embed, err)
 	}
 }

@@ -53,6 +53,22 @@ func (e *Env) Bool(key string, def bool) bool {
 // List splits a comma- or space-separated value; unset gives nil.
 func (e *Env) List(key string) []string { return SplitList(e.get(key)) }
 
+// ListFunc reads a comma- or space-separated list and passes each item
+// through parse (which checks and normalizes it); an item parse refuses is
+// an error reported by Err, naming the variable, and is left out.
+func (e *Env) ListFunc(key string, parse func(string) (string, error)) []string {
+	var out []string
+	for _, f := range SplitList(e.get(key)) {
+		v, err := parse(f)
+		if err != nil {
+			e.errs = append(e.errs, fmt.Errorf("%s: %w", key, err))
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
 // Prefixes reads a list of addresses and CIDRs (a lone address is its
 // /32 or /128).
 func (e *Env) Prefixes(key string) []netip.Prefix {

@@ -1,6 +1,7 @@
 package envconf
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -99,5 +100,24 @@ func TestParsePrefixes_AddressesBecomeHostPrefixes(t *testing.T) {
 		if strings.Join(got, " ") != tc.want {
 			t.Errorf("ParsePrefixes(%q) = %v, want %s", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestListFunc_ParsesEachItemAndNamesTheVariableOnError(t *testing.T) {
+	upper := func(s string) (string, error) {
+		if s == "bad" {
+			return "", errors.New(`"bad" is not an item`)
+		}
+		return strings.ToUpper(s), nil
+	}
+	e := env(map[string]string{"TINYRAG_X": "a, b bad\tc"})
+	if got := e.ListFunc("TINYRAG_X", upper); strings.Join(got, ",") != "A,B,C" {
+		t.Errorf("ListFunc = %q", got)
+	}
+	if err := e.Err(); err == nil || !strings.Contains(err.Error(), "TINYRAG_X") || !strings.Contains(err.Error(), `"bad"`) {
+		t.Errorf("Err() = %v, want one naming the variable and the item", err)
+	}
+	if got := env(nil).ListFunc("TINYRAG_X", upper); got != nil {
+		t.Errorf("unset: %q", got)
 	}
 }
