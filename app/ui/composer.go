@@ -128,7 +128,7 @@ func (c *Composer) Render() app.UI {
 		// A false readonly attribute would still make it read-only.
 		input = input.ReadOnly(true)
 	}
-	return app.Div().Class("composer-wrap").Body(
+	return app.Div().Class("composer-wrap").ID("composer-wrap").Body(
 		// No <form>: go-app runs handlers after the browser's default
 		// action, so a submit could not be prevented in time.
 		app.Div().Class("composer").Attr("role", "group").Aria("label", T(l, "message")).

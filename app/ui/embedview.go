@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/embed"
 )
 
 // EmbedOptions are what the embedding page chose for its panel (the data
@@ -56,18 +58,28 @@ type EmbedView struct {
 	// Opts are the page's choices; the browser entry point reads them
 	// from the frame's URL.
 	Opts EmbedOptions
-	// OnStart runs once the view is mounted in the browser (the entry
-	// point starts the host-page bridge there).
-	OnStart func()
+	// Host passes answers on to the embedding page; the controller has
+	// it as its Observer.
+	Host *EmbedHost
+	// Listen starts the bridge to the embedding page for chat (the
+	// browser entry point gives app/embed's Listen); nil or an error (the
+	// view opened as a page of its own): no host to talk to.
+	Listen func(chat embed.Chat) (*embed.Bridge, error)
+	// Refused says why the view must not run here (the page around it is
+	// not allowed to embed it); the view then shows that, opens no
+	// storage and talks to nobody.
+	Refused string
 
 	settings Settings
 	status   Status
 	model    ModelState
+	thread   Thread
 }
 
 // OnMount starts the controller and observes what the frame shows.
 func (e *EmbedView) OnMount(ctx app.Context) {
-	if app.IsServer || e.Ctrl == nil {
+	if app.IsServer || e.Ctrl == nil || e.Refused != "" {
+		e.applyOptions()
 		return
 	}
 	startRoot(ctx, e.Ctrl, &e.settings)
@@ -75,9 +87,53 @@ func (e *EmbedView) OnMount(ctx app.Context) {
 	ctx.ObserveState(stateSettings, &e.settings).OnChange(e.applyOptions)
 	ctx.ObserveState(stateStatus, &e.status)
 	ctx.ObserveState(stateModel, &e.model)
-	if e.OnStart != nil {
-		e.OnStart()
+	guardDialogEscape()
+	if e.Listen == nil || e.Host == nil {
+		return
 	}
+	b, err := e.Listen(hostChat{ctrl: e.Ctrl, ctx: ctx})
+	if err != nil {
+		app.Log("tinyRAG embed: " + err.Error())
+		return
+	}
+	e.Host.attach(b)
+	// The host hears how tall the conversation wants to be.
+	ctx.ObserveState(stateThread, &e.thread).OnChange(func() {
+		ctx.Defer(func(app.Context) { b.Resize(contentHeight()) })
+	})
+}
+
+// contentHeight is the height the conversation and the composer want, in
+// CSS pixels.
+func contentHeight() int {
+	doc := app.Window().Get("document")
+	h := 0
+	for _, id := range []string{"thread", "composer-wrap"} {
+		if el := doc.Call("getElementById", id); el.Truthy() {
+			h += el.Get("scrollHeight").Int()
+		}
+	}
+	return h
+}
+
+// dialogEscape is installed once: Escape in an open citation dialog closes
+// the dialog, not the embedding page's panel. go-app's handlers run after
+// the event, too late to mark it; a native listener marks it in time for
+// the bridge, which leaves marked keys alone.
+var dialogEscape app.Func
+
+func guardDialogEscape() {
+	if dialogEscape != nil {
+		return
+	}
+	dialogEscape = app.FuncOf(func(this app.Value, args []app.Value) any {
+		ev := args[0]
+		if ev.Get("key").String() == "Escape" && app.Window().GetElementByID("citation-dialog").Truthy() {
+			ev.Call("preventDefault")
+		}
+		return nil
+	})
+	app.Window().Get("document").Call("addEventListener", "keydown", dialogEscape, true)
 }
 
 // applyOptions lets the page's theme and language win over the settings
@@ -107,6 +163,16 @@ func (e *EmbedView) Render() app.UI {
 	llm := e.model.Status
 	if llm == "" {
 		llm = llmUnknown
+	}
+	if e.Refused != "" {
+		return app.Div().Class("shell embed").ID("shell").Attr("data-refused", true).Body(
+			app.Main().Class("main").Body(
+				app.Section().Class("banner").ID("embed-refused").Attr("role", "alert").Body(
+					app.Strong().Text(T(l, "embed_refused")),
+					app.P().Text(e.Refused),
+				),
+			),
+		)
 	}
 	return app.Div().Class("shell embed").ID("shell").Attr("data-ready", sprintf("%t", e.status.Ready)).
 		Attr("data-llm", llm).Attr("data-net", string(e.model.Net)).Body(

@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/embed"
+)
 
 // Pages are what drives each of the app's pages in the browser. The
 // server's prerender has none of it and shows the empty pages.
@@ -12,9 +16,12 @@ type Pages struct {
 	Embed *Controller
 	// EmbedOpts are the embedding page's choices (the frame's URL).
 	EmbedOpts EmbedOptions
-	// EmbedStart runs once the embedded view is mounted (the host-page
-	// bridge starts there).
-	EmbedStart func()
+	// EmbedHost is Embed's Observer, passing answers to the host page.
+	EmbedHost *EmbedHost
+	// EmbedListen starts the bridge to the host page (app/embed.Listen).
+	EmbedListen func(embed.Chat) (*embed.Bridge, error)
+	// EmbedRefused says why the embedded view must not run here.
+	EmbedRefused string
 }
 
 // EmbedPath is the compact view's route, under the app's base path.
@@ -29,6 +36,6 @@ func Routes() { RoutesFor(Pages{}) }
 func RoutesFor(p Pages) {
 	app.Route("/", func() app.Composer { return &App{Ctrl: p.App} })
 	app.Route(EmbedPath, func() app.Composer {
-		return &EmbedView{Ctrl: p.Embed, Opts: p.EmbedOpts, OnStart: p.EmbedStart}
+		return &EmbedView{Ctrl: p.Embed, Opts: p.EmbedOpts, Host: p.EmbedHost, Listen: p.EmbedListen, Refused: p.EmbedRefused}
 	})
 }

@@ -4,16 +4,22 @@
 // builds the controller with the browser-only parts (IndexedDB stores, the
 // nanoGo worker, localStorage for the settings) and hands it to the UI; it
 // only builds for js/wasm, where those parts exist.
+//
+// The page decides which controller: the full app, or the embedded view
+// (/embed) with stores of its own, named for the page that embeds it, and
+// only after that page was found allowed by the site's tinyrag.json.
 package main
 
 import (
 	"context"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/embed"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/nanogo"
 	"tinyrag/app/siteconfig"
@@ -22,27 +28,69 @@ import (
 )
 
 func main() {
-	var ctrl *ui.Controller
+	var pages ui.Pages
 	if app.IsClient {
-		origin := app.Window().URL()
+		page := app.Window().URL()
+		origin := *page
 		origin.Path, origin.RawQuery, origin.Fragment = "", "", ""
 		// The site's base path: a static site may live in a sub-folder,
 		// with tinyrag.json next to its index.html.
 		root := strings.TrimRight(app.Getenv("GOAPP_ROOT_PREFIX"), "/") + "/"
-		ctrl = ui.NewController(ui.Deps{
+		deps := ui.Deps{
 			Origin:    origin.String(),
 			ConfigURL: origin.String() + root + siteconfig.FileName,
-			OpenChats: func(ctx context.Context) (chats.Store, error) { return chats.OpenIDB(ctx) },
-			OpenKnowledge: func(ctx context.Context) (knowledge.Store, error) {
-				return storage.OpenIndexedDB(ctx, "tinyrag-knowledge")
-			},
 			// The interpreter lives in its own worker wasm, loaded on first use.
 			NanoGo: &nanogo.WorkerRunner{ScriptURL: root + "web/nanogo-worker.js?exec=" + url.QueryEscape(root+"wasm_exec.js")},
-			Prefs:  ui.LocalStoragePrefs{},
 			Online: ui.BrowserOnline,
 			Log:    func(s string) { app.Log(s) },
-		})
+		}
+		if strings.TrimSuffix(page.Path, "/") == strings.TrimSuffix(root, "/")+ui.EmbedPath {
+			pages = embedPages(deps, page.Query())
+		} else {
+			deps.OpenChats = func(ctx context.Context) (chats.Store, error) { return chats.OpenIDB(ctx) }
+			deps.OpenKnowledge = func(ctx context.Context) (knowledge.Store, error) {
+				return storage.OpenIndexedDB(ctx, "tinyrag-knowledge")
+			}
+			deps.Prefs = ui.LocalStoragePrefs{}
+			pages.App = ui.NewController(deps)
+		}
 	}
-	ui.RoutesFor(ui.Pages{App: ctrl})
+	ui.RoutesFor(pages)
 	app.RunWhenOnBrowser()
+}
+
+// embedPages builds the embedded view's controller. The page around the
+// frame is checked against the site's embedding origins first: a page that
+// is not allowed gets a refusal, and no storage is opened for it. (A
+// server also sends frame-ancestors; a static host cannot, so this check
+// is what protects a static site.)
+func embedPages(deps ui.Deps, q url.Values) ui.Pages {
+	p := ui.Pages{EmbedOpts: ui.ParseEmbedOptions(q)}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	policy, err := ui.LoadEmbedPolicy(ctx, deps.ConfigURL)
+	if err != nil {
+		p.EmbedRefused = err.Error()
+		return p
+	}
+	embedder, err := embed.CurrentFrame().Embedder(policy)
+	if err != nil {
+		p.EmbedRefused = err.Error()
+		return p
+	}
+	prefix := embed.StoragePrefix(embedder)
+	deps.OpenChats = func(ctx context.Context) (chats.Store, error) { return chats.OpenIDBNamed(ctx, prefix+"chats") }
+	deps.OpenKnowledge = func(ctx context.Context) (knowledge.Store, error) {
+		return storage.OpenIndexedDB(ctx, prefix+"knowledge")
+	}
+	// Nobody edits settings in an embed: the defaults, not the full app's.
+	deps.Prefs = nil
+	deps.Bundles = p.EmbedOpts.Bundles
+	p.EmbedHost = &ui.EmbedHost{}
+	deps.Observer = p.EmbedHost
+	p.Embed = ui.NewController(deps)
+	if embedder != "" {
+		p.EmbedListen = func(chat embed.Chat) (*embed.Bridge, error) { return embed.Listen(embedder, policy, chat) }
+	}
+	return p
 }
