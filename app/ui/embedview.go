@@ -79,12 +79,13 @@ type EmbedView struct {
 // OnMount starts the controller and observes what the frame shows.
 func (e *EmbedView) OnMount(ctx app.Context) {
 	if app.IsServer || e.Ctrl == nil || e.Refused != "" {
-		e.applyOptions()
+		e.adjust(&e.settings)
+		if !app.IsServer {
+			applyTheme(e.settings)
+		}
 		return
 	}
-	startRoot(ctx, e.Ctrl, &e.settings)
-	e.applyOptions()
-	ctx.ObserveState(stateSettings, &e.settings).OnChange(e.applyOptions)
+	startRoot(ctx, e.Ctrl, &e.settings, e.adjust)
 	ctx.ObserveState(stateStatus, &e.status)
 	ctx.ObserveState(stateModel, &e.model)
 	guardDialogEscape()
@@ -136,26 +137,22 @@ func guardDialogEscape() {
 	app.Window().Get("document").Call("addEventListener", "keydown", dialogEscape, true)
 }
 
-// applyOptions lets the page's theme and language win over the settings
+// adjust lets the page's theme and language win over the settings
 // (which, in an embed, nobody edits).
-func (e *EmbedView) applyOptions() {
-	s := e.settings
+func (e *EmbedView) adjust(s *Settings) {
 	if e.Opts.Theme != "" {
 		s.Theme = e.Opts.Theme
 	}
 	if e.Opts.Lang != "" {
 		s.Lang = e.Opts.Lang
 	}
-	e.settings = s
-	applyTheme(s)
 }
 
 // Render implements app.Composer.
 func (e *EmbedView) Render() app.UI {
-	l := e.settings.Lang
-	if e.Opts.Lang != "" {
-		l = e.Opts.Lang
-	}
+	shown := e.settings
+	e.adjust(&shown)
+	l := shown.Lang
 	greeting := e.Opts.Greeting
 	if greeting == "" {
 		greeting = T(l, "embed_greeting")

@@ -30,7 +30,7 @@ func (a *App) OnMount(ctx app.Context) {
 	if app.IsServer || a.Ctrl == nil {
 		return
 	}
-	startRoot(ctx, a.Ctrl, &a.settings)
+	startRoot(ctx, a.Ctrl, &a.settings, nil)
 	ctx.ObserveState(stateStatus, &a.status)
 	ctx.ObserveState(stateModel, &a.model)
 	ctx.ObserveState(stateView, &a.view)
@@ -39,10 +39,19 @@ func (a *App) OnMount(ctx app.Context) {
 // startRoot is what every root does on mount: the settings' theme and
 // language on <html>, Enter without a stray newline, and the controller
 // publishing to this page.
-func startRoot(ctx app.Context, ctrl *Controller, settings *Settings) {
+//
+// adjust, if not nil, changes the settings as the root shows them (the
+// embedded view's theme and language come from its host page).
+func startRoot(ctx app.Context, ctrl *Controller, settings *Settings, adjust func(*Settings)) {
+	apply := func() {
+		if adjust != nil {
+			adjust(settings)
+		}
+		applyTheme(*settings)
+	}
 	*settings = ctrl.Settings()
-	applyTheme(*settings)
-	ctx.ObserveState(stateSettings, settings).OnChange(func() { applyTheme(*settings) })
+	apply()
+	ctx.ObserveState(stateSettings, settings).OnChange(apply)
 	preventEnterNewline()
 	watchPage(ctrl)
 	ctrl.Start(statePublisher{ctx})
