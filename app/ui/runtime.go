@@ -109,11 +109,18 @@ func (rt *Runtime) Chatter(s Settings) *llm.Client {
 // Engine builds an engine for one question with the current settings.
 // Building one per question is cheap and picks up changed settings.
 func (rt *Runtime) Engine(s Settings, chat llm.Chatter) *engine.Engine {
+	return rt.EngineWith(s, chat, rt.Registry(s))
+}
+
+// EngineWith builds the engine over tools reg, the registry the caller
+// already built for the settings (the no-model stand-in reads the same
+// one to choose its tool).
+func (rt *Runtime) EngineWith(s Settings, chat llm.Chatter, reg *tool.Registry) *engine.Engine {
 	var kb tool.Retriever
 	if rt.KB != nil || len(rt.Site.Bundles()) > 0 {
 		kb = rt.Retriever()
 	}
-	return engine.New(s.EngineConfig(), chat, rt.Registry(s), kb)
+	return engine.New(s.EngineConfig(), chat, reg, kb)
 }
 
 // Request builds the engine request for a question in a chat: the earlier
