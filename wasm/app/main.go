@@ -14,6 +14,7 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/importrun"
 	"tinyrag/app/nanogo"
 	"tinyrag/app/storage"
 	"tinyrag/app/ui"
@@ -28,6 +29,8 @@ func main() {
 	// Under the site's base path (a static site may live in a sub-folder).
 	root := strings.TrimRight(app.Getenv("GOAPP_ROOT_PREFIX"), "/") + "/"
 	ui.NanoGoRunner = &nanogo.WorkerRunner{ScriptURL: root + "web/nanogo-worker.js?exec=" + url.QueryEscape(root+"wasm_exec.js")}
+	// The file importers too (their default URLs assume the site's root).
+	importrun.WorkerScript = root + "web/importer-worker.js?exec=" + url.QueryEscape(root+"wasm_exec.js")
 	ui.Routes()
 	app.RunWhenOnBrowser()
 }
