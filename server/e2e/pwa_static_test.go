@@ -208,6 +208,7 @@ func TestPWA_StaticSiteWorksOfflineAfterOneVisit(t *testing.T) {
 	waitJS(t, b, 60*time.Second, "both files imported offline", `(() => {
 	  const titles = [...document.querySelectorAll("#doc-list .doc-title")].map((e) => e.textContent).join(" ").toLowerCase();
 	  return titles.includes("okapis") && titles.includes("quokka"); })()`)
+	b.screenshot(t, "pwa-static-offline-knowledge")
 
 	// A knowledge question, answered without a model from the bundle.
 	b.do(t, 5*time.Second, "back to chats", chromedp.Click(chromedp.ID("tab-chats")))
