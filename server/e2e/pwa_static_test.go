@@ -18,7 +18,9 @@ import (
 // build under /sub/. It counts the responses that carried a file (200,
 // not 304) per path, and can hold one path's requests until released.
 type staticHost struct {
-	URL string
+	URL    string
+	out    string // the static build's folder
+	bundle string // the bundle it ships
 
 	mu   sync.Mutex
 	full map[string]int
@@ -38,13 +40,11 @@ func newStaticHost(t *testing.T) *staticHost {
 			t.Fatal(err)
 		}
 	}
-	bundleFile := filepath.Join(tmp, "orchard.tinyrag")
-	run(t, binPath, "bundle", "-o", bundleFile, "-title", "Orchard handbook", "-prefix", "/docs/", pages)
-	out := filepath.Join(tmp, "site")
-	run(t, binPath, "static", "-o", out, "--base", "/sub/", "--bundle", bundleFile)
+	h := &staticHost{out: filepath.Join(tmp, "site"), bundle: filepath.Join(tmp, "orchard.tinyrag"), full: map[string]int{}, hold: map[string]chan struct{}{}}
+	run(t, binPath, "bundle", "-o", h.bundle, "-title", "Orchard handbook", "-prefix", "/docs/", pages)
+	h.deploy(t)
 
-	h := &staticHost{full: map[string]int{}, hold: map[string]chan struct{}{}}
-	files := http.StripPrefix("/sub/", http.FileServer(http.Dir(out)))
+	files := http.StripPrefix("/sub/", http.FileServer(http.Dir(h.out)))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(r.URL.Path, "/sub/") {
 			http.NotFound(w, r)
@@ -71,6 +71,13 @@ func newStaticHost(t *testing.T) *staticHost {
 	t.Cleanup(srv.Close)
 	h.URL = srv.URL
 	return h
+}
+
+// deploy (re)builds the site into the served folder with extra `tinyrag
+// static` flags.
+func (h *staticHost) deploy(t *testing.T, extra ...string) {
+	t.Helper()
+	run(t, binPath, append([]string{"static", "-o", h.out, "--base", "/sub/", "--bundle", h.bundle}, extra...)...)
 }
 
 // holdPath makes requests for path wait; the returned func lets them go.
@@ -233,5 +240,43 @@ func TestPWA_StaticSiteWorksOfflineAfterOneVisit(t *testing.T) {
 	waitJS(t, b, 60*time.Second, "snippet ran offline", lastAnswer+`.includes("42")`)
 	if !eval[bool](t, b, `!![...document.querySelectorAll('.msg.assistant')].pop().querySelector('.xml-tool-card[data-tool="nanogo"][data-status="done"]')`) {
 		t.Error("the offline snippet has no nanogo card")
+	}
+}
+
+// A new build of the static site installs in the background and waits for
+// the user's Reload, as with `tinyrag serve`; the site's stored data
+// survives the switch.
+func TestPWA_StaticSiteUpdateWaitsForTheUser(t *testing.T) {
+	site := newStaticHost(t)
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, site.URL+"/sub/")
+	waitWorker(t, b)
+	verA := eval[string](t, b, `window.tinyragPWA.version`)
+
+	// Build B: another policy in the page makes another version. A static
+	// host revalidates by modification time: B is deployed later.
+	site.deploy(t, "--csp-connect", "'self' http://127.0.0.1:*")
+	later := time.Now().Add(time.Hour)
+	filepath.WalkDir(site.out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, later, later)
+		}
+		return nil
+	})
+	eval[bool](t, b, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`)
+	waitJS(t, b, 60*time.Second, "update prompt", `document.querySelector("#update-prompt .btn")`)
+	if got := eval[string](t, b, controllerVersion); got != verA {
+		t.Errorf("worker in control before the click: %q, want A's %q", got, verA)
+	}
+	b.do(t, 10*time.Second, "click Reload", chromedp.Click(chromedp.ID("update-reload")))
+	waitJS(t, b, 60*time.Second, "page reloaded into B", `window.tinyragPWA && window.tinyragPWA.version !== `+jsString(verA))
+	b.do(t, 60*time.Second, "B ready", chromedp.WaitVisible(chromedp.CSS(`#shell[data-ready="true"]:not([data-llm="unknown"])`)))
+	verB := eval[string](t, b, `window.tinyragPWA.version`)
+	if got := eval[string](t, b, controllerVersion); got != verB {
+		t.Errorf("worker in control after the click: %q, want the page's %q", got, verB)
+	}
+	waitJS(t, b, 10*time.Second, "A's cache deleted on B's activation", `(async () => (await `+versionCaches+`) === "tinyrag-`+verB+`")()`)
+	if !eval[bool](t, b, `caches.has("tinyrag-site")`) {
+		t.Error("the site's stored tinyrag.json and bundle were dropped with A's cache")
 	}
 }
