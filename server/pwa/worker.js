@@ -133,7 +133,7 @@ function completeStore() {
         errors.push('site data: ' + err.message);
       }
       return errors;
-    })();
+    })().catch((err) => [err.message]); // storage itself refused
     completing.then(() => { completing = null; });
   }
   return completing;
