@@ -1,8 +1,8 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,8 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/siteconfig"
 	"tinyrag/app/ui"
@@ -129,24 +127,20 @@ func writeStatic(o staticOptions, assets *staticAssets, bs []siteBundle, cfgJSON
 		return err
 	}
 	ui.Routes()
-	h := appHandler(assets, basePath(o.base), assets.version, nil)
-	if err := app.GenerateStaticWebsite(o.out, h); err != nil {
-		return fmt.Errorf("generate static pages: %w", err)
+	csp := cspDirectives(o.connectSrc)
+	p, err := buildPWA(assets, basePath(o.base), "", func(page []byte) ([]byte, error) { return insertCSP(page, csp) })
+	if err != nil {
+		return fmt.Errorf("static site: %w", err)
 	}
-	if err := insertCSP(filepath.Join(o.out, "index.html"), cspDirectives(o.connectSrc)); err != nil {
-		return err
+	// The same service worker and manifest as `tinyrag serve` (server/pwa),
+	// and exactly the bytes the worker's list was made from: it refuses a
+	// file that differs.
+	files := map[string][]byte{"index.html": p.page, "app-worker.js": p.worker, "manifest.webmanifest": p.manifest}
+	for path, b := range p.generated {
+		files[strings.TrimPrefix(path, "/")] = b
 	}
-	if err := fixManifest(filepath.Join(o.out, "manifest.webmanifest"), o.base); err != nil {
-		return err
-	}
-	// go-app wrote the pages and scripts; compress them in place.
-	for _, name := range []string{"index.html", "app.js", "app-worker.js", "wasm_exec.js", "app.css", "manifest.webmanifest"} {
-		p := filepath.Join(o.out, name)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return fmt.Errorf("static site: %w", err)
-		}
-		if err := compress.WriteFile(p, b, compress.DefaultBrotli); err != nil {
+	for name, b := range files {
+		if err := compress.WriteFile(filepath.Join(o.out, name), b, compress.DefaultBrotli); err != nil {
 			return err
 		}
 	}
@@ -200,38 +194,14 @@ func cleanOut(dir string) error {
 // insertCSP puts the policy as a <meta> tag right after <meta charset>: a
 // policy in a <meta> covers only what the page loads after it, so it must
 // come before the scripts (go-app's RawHeaders land after them).
-func insertCSP(p string, directives []string) error {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return fmt.Errorf("static site: %w", err)
-	}
+func insertCSP(page []byte, directives []string) ([]byte, error) {
 	const anchor = `<meta charset="UTF-8">`
-	i := strings.Index(string(b), anchor)
+	i := bytes.Index(page, []byte(anchor))
 	if i < 0 {
-		return fmt.Errorf("static site: %s has no %s to put the CSP after", p, anchor)
+		return nil, fmt.Errorf("the page has no %s to put the CSP after", anchor)
 	}
 	meta := `<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(strings.Join(directives, "; ")) + `">`
 	i += len(anchor)
-	out := string(b[:i]) + "\n    " + meta + string(b[i:])
-	return os.WriteFile(p, []byte(out), 0o644)
-}
-
-// fixManifest sets the manifest's scope, which go-app always writes as
-// "/", to the base path, so the installed app stays inside its folder.
-func fixManifest(p, base string) error {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return fmt.Errorf("static site: %w", err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return fmt.Errorf("static site: manifest: %w", err)
-	}
-	m["scope"] = base
-	m["start_url"] = base
-	out, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(p, out, 0o644)
+	out := append(append(append([]byte(nil), page[:i]...), "\n    "+meta...), page[i:]...)
+	return out, nil
 }

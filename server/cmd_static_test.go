@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"tinyrag/app/embed"
 	"tinyrag/app/knowledge/bundle"
 	"tinyrag/app/siteconfig"
+	"tinyrag/server/pwa"
 )
 
 func fakeAssets(t *testing.T) *staticAssets {
@@ -84,22 +86,73 @@ func TestStatic_WritesASiteThatAssumesNothingAboutItsBasePath(t *testing.T) {
 	if !strings.Contains(page, `src="/kb/app.js"`) {
 		t.Error("index.html does not load /kb/app.js")
 	}
+	// The manifest is server/pwa's, relative to its own URL: under /kb/
+	// its scope and start URL are /kb/.
 	var m struct {
 		Scope    string `json:"scope"`
 		StartURL string `json:"start_url"`
 	}
-	if err := json.Unmarshal([]byte(read(t, filepath.Join(dir, "manifest.webmanifest"))), &m); err != nil || m.Scope != "/kb/" || m.StartURL != "/kb/" {
-		t.Errorf("manifest scope %q start_url %q (%v)", m.Scope, m.StartURL, err)
+	if err := json.Unmarshal([]byte(read(t, filepath.Join(dir, "manifest.webmanifest"))), &m); err != nil {
+		t.Fatal(err)
+	}
+	at, _ := url.Parse("https://example.org/kb/manifest.webmanifest")
+	for name, v := range map[string]string{"scope": m.Scope, "start_url": m.StartURL} {
+		if u, err := at.Parse(v); err != nil || u.Path != "/kb/" {
+			t.Errorf("manifest %s %q resolves to %v under /kb/, want /kb/", name, v, u)
+		}
 	}
 	if js := read(t, filepath.Join(dir, "app.js")); !strings.Contains(js, `"/kb/app-worker.js"`) || !strings.Contains(js, `"/kb/web/app.wasm"`) {
 		t.Error("app.js does not load its worker and wasm under /kb/")
 	}
-	if w := read(t, filepath.Join(dir, "app-worker.js")); strings.Contains(w, `"/web/`) || !strings.Contains(w, `"/kb/"`) {
-		t.Error("the service worker caches URLs outside /kb/")
+	w := read(t, filepath.Join(dir, "app-worker.js"))
+	if !strings.Contains(w, "tinyrag:skip-waiting") || strings.Contains(w, `"path": "/`) {
+		t.Error("the static site's service worker is not server/pwa's, or names absolute paths")
 	}
 	c, warns, err := siteconfig.Parse([]byte(read(t, filepath.Join(dir, siteconfig.FileName))))
 	if err != nil || len(warns) > 0 || len(c.Bundles) != 1 || !strings.HasPrefix(c.Bundles[0].URL, "bundles/docs.tinyrag?v=") || c.LLM.BaseURL == "" {
 		t.Errorf("config %+v %v %v", c, warns, err)
+	}
+}
+
+// The worker refuses any file whose bytes differ from its list: the static
+// build must write exactly the listed bytes, and mark the wasm loaded on
+// first use as stored later.
+func TestStatic_WorkerListsEveryWrittenFileWithItsExactBytes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := writeStatic(staticOptions{out: dir, base: "/sub/", connectSrc: staticConnectSrc}, fakeAssets(t), nil, []byte(`{"version":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	m := workerList.FindStringSubmatch(read(t, filepath.Join(dir, "app-worker.js")))
+	if m == nil {
+		t.Fatal("worker has no asset list")
+	}
+	var assets []pwa.Asset
+	if err := json.Unmarshal([]byte(m[1]), &assets); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"": true, "app.js": true, "wasm_exec.js": true, "app.css": true, "manifest.webmanifest": true, "web/app.wasm": true, "web/nanogo.wasm": true}
+	for _, a := range assets {
+		delete(want, a.Path)
+		file := a.Path
+		if file == "" {
+			file = "index.html"
+		}
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(file)))
+		if err != nil {
+			t.Fatalf("the worker lists %q, not written: %v", a.Path, err)
+		}
+		if pwa.Sum(b) != a.SHA256 {
+			t.Errorf("%s is written with other bytes than the worker expects", file)
+		}
+		if a.Later != (a.Path == "web/nanogo.wasm") {
+			t.Errorf("%s: later = %t", a.Path, a.Later)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("the worker does not store %v", want)
+	}
+	if v := workerVersion.FindStringSubmatch(read(t, filepath.Join(dir, "app-worker.js"))); v == nil || !strings.Contains(read(t, filepath.Join(dir, "app.js")), `"GOAPP_VERSION":"`+v[1]+`"`) {
+		t.Error("app.js and the worker do not carry the same version")
 	}
 }
 

@@ -40,7 +40,7 @@ var pageScripts = []string{"/web/pwa.js defer", "/web/early-input.js defer"}
 // defaults point icons at a public host, which breaks offline use). res
 // resolves resource paths (serve: as they are; a static site: under its
 // base path); head is extra raw <head> elements.
-func appHandler(assets *staticAssets, res app.ResourceResolver, version string, head []string) *app.Handler {
+func appHandler(res app.ResourceResolver, version string, head []string) *app.Handler {
 	return &app.Handler{
 		Name:            appInfo.Name,
 		ShortName:       appInfo.ShortName,
@@ -63,10 +63,8 @@ func appHandler(assets *staticAssets, res app.ResourceResolver, version string, 
 		// go-app's loader fetch()es it same-origin, which this matches.
 		RawHeaders: append([]string{`<link rel="preload" href="` + res.Resolve("/web/app.wasm") + `" as="fetch" crossorigin="anonymous">`},
 			head...),
-		// Only a static site uses go-app's own worker, which stores these.
-		CacheableResources: cacheable(assets),
-		Resources:          res,
-		Version:            version,
+		Resources: res,
+		Version:   version,
 	}
 }
 
@@ -74,70 +72,92 @@ func appHandler(assets *staticAssets, res app.ResourceResolver, version string, 
 // /web/; the service worker stores them with the assets.
 var generatedFiles = []string{"/", "/app.js", "/wasm_exec.js", "/app.css"}
 
-// servedPWA is the app as `tinyrag serve` serves it: go-app's handler for
-// the page, with our service worker and manifest in place of go-app's.
-type servedPWA struct {
-	version  string
-	handler  *app.Handler
-	page     []byte // the prerendered page, rendered once (see buildPWA)
-	worker   []byte
-	manifest []byte
+// loadedOnFirstUse are the assets the page fetches only when a feature is
+// first used, each megabytes of wasm. A first install of the worker leaves
+// them out and stores them once the app reports it has started (see
+// pwa.Asset.Later), so they do not slow a first visit.
+var loadedOnFirstUse = map[string]bool{"/web/nanogo.wasm": true, "/web/importer.wasm": true}
+
+// builtPWA is one version of the app as the service worker stores it: the
+// page and go-app's generated files with their exact bytes, our service
+// worker and manifest. `tinyrag serve` serves it; `tinyrag static` writes
+// it out.
+type builtPWA struct {
+	version   string
+	handler   *app.Handler
+	page      []byte            // the prerendered page, rendered once (see buildPWA)
+	generated map[string][]byte // go-app's other files by URL path ("/app.js")
+	worker    []byte
+	manifest  []byte
 }
 
 // buildPWA fixes the app's version and the worker's file list. The version
 // hashes every file the worker stores, so it changes whenever one does.
 // go-app writes the version into app.js, which is itself stored; so the
 // version is computed over files rendered with a placeholder version,
-// then the final files are rendered with the real one.
-func buildPWA(assets *staticAssets, release string) (*servedPWA, error) {
+// then the final files are rendered with the real one. res resolves
+// resource paths (serve: as they are; a static site: under its base path);
+// finishPage, if set, edits the rendered page before it is hashed.
+func buildPWA(assets *staticAssets, res app.ResourceResolver, release string, finishPage func([]byte) ([]byte, error)) (*builtPWA, error) {
 	manifest, err := pwa.Manifest(appInfo)
 	if err != nil {
 		return nil, err
 	}
 	var static []pwa.Asset
 	for p, f := range assets.files {
-		static = append(static, pwa.Asset{Path: strings.TrimPrefix(p, "/"), SHA256: f.sum})
+		static = append(static, pwa.Asset{Path: strings.TrimPrefix(p, "/"), SHA256: f.sum, Later: loadedOnFirstUse[p]})
 	}
 	static = append(static, pwa.NewAsset("manifest.webmanifest", manifest))
 
-	placeholder, placeholderPage, err := renderGenerated(appHandler(assets, assets, "version", nil))
+	_, placeholderPage, placeholder, err := renderGenerated(appHandler(res, "version", nil), finishPage)
 	if err != nil {
 		return nil, err
 	}
 	version := pwa.Version(append(stable(placeholder, placeholderPage), static...), release)
-	h := appHandler(assets, assets, version, nil)
-	generated, page, err := renderGenerated(h)
+	h := appHandler(res, version, nil)
+	generated, page, sums, err := renderGenerated(h, finishPage)
 	if err != nil {
 		return nil, err
 	}
-	all := append(generated, static...)
+	all := append(sums, static...)
 	sort.Slice(all, func(i, j int) bool { return all[i].Path < all[j].Path })
 	worker, err := pwa.Worker(version, all)
 	if err != nil {
 		return nil, err
 	}
-	return &servedPWA{version: version, handler: h, page: page, worker: worker, manifest: manifest}, nil
+	return &builtPWA{version: version, handler: h, page: page, generated: generated, worker: worker, manifest: manifest}, nil
 }
 
 // renderGenerated asks go-app for each generated file, as a browser
-// would, and returns them with the page's bytes. The page is kept and
-// served as rendered here: go-app writes attributes in map order, so each
-// render differs in bytes, and the worker checks the exact bytes.
-func renderGenerated(h *app.Handler) ([]pwa.Asset, []byte, error) {
-	var out []pwa.Asset
+// would, and returns them, the page's bytes apart, and their checksums.
+// The page is kept and served as rendered here: go-app writes attributes
+// in map order, so each render differs in bytes, and the worker checks the
+// exact bytes.
+func renderGenerated(h *app.Handler, finishPage func([]byte) ([]byte, error)) (map[string][]byte, []byte, []pwa.Asset, error) {
+	files := map[string][]byte{}
 	var page []byte
+	var sums []pwa.Asset
 	for _, p := range generatedFiles {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, p, nil))
 		if w.Code != http.StatusOK {
-			return nil, nil, fmt.Errorf("rendering %s for the service worker: HTTP %d", p, w.Code)
+			return nil, nil, nil, fmt.Errorf("rendering %s for the service worker: HTTP %d", p, w.Code)
 		}
+		body := w.Body.Bytes()
 		if p == "/" {
-			page = w.Body.Bytes()
+			if finishPage != nil {
+				var err error
+				if body, err = finishPage(body); err != nil {
+					return nil, nil, nil, err
+				}
+			}
+			page = body
+		} else {
+			files[p] = body
 		}
-		out = append(out, pwa.NewAsset(p, w.Body.Bytes()))
+		sums = append(sums, pwa.NewAsset(p, body))
 	}
-	return out, page, nil
+	return files, page, sums, nil
 }
 
 // stable replaces the page's checksum by one of its canonical form
@@ -169,7 +189,7 @@ func canonicalHTML(b []byte) []byte {
 
 // mount routes the page and its files; the worker and the manifest take
 // precedence over go-app's own.
-func (p *servedPWA) mount(mux *http.ServeMux) {
+func (p *builtPWA) mount(mux *http.ServeMux) {
 	serve := func(contentType string, body []byte) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", contentType)

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -191,30 +190,13 @@ func newServer(ctx context.Context, o serveOptions, env serveEnv) (http.Handler,
 		return nil, err
 	}
 	ui.Routes()
-	p, err := buildPWA(assets, o.release)
+	p, err := buildPWA(assets, assets, o.release, nil)
 	if err != nil {
 		return nil, err
 	}
 	env.Log.Info("app version", "version", p.version)
 	p.mount(mux)
 	return securityHeaders(mux, csp(o), embedCSP(o)), nil
-}
-
-// cacheable lists the assets the service worker stores at install beyond
-// what go-app adds itself (it adds app.wasm). The nanoGo interpreter and
-// the file importers are left out: each is fetched only when first used (a
-// snippet runs, a file or URL is imported), so people who never use them
-// never download them, and a first visit does not fetch them alongside
-// app.wasm.
-func cacheable(assets *staticAssets) []string {
-	var out []string
-	for p := range assets.files {
-		if p != "/web/app.wasm" && p != "/web/nanogo.wasm" && p != "/web/importer.wasm" {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // csp is the Content-Security-Policy: only this origin's scripts, plus the

@@ -5,16 +5,31 @@
 //   take over, then reloads this page once so it runs the new version;
 // - on the very first visit asks the worker to serve this page too, if
 //   the worker is of the page's own version;
+// - once the app has started (#shell[data-ready="true"], app/ui/shell.go,
+//   or a call to tinyragPWA.appReady()) asks the worker to store what it
+//   keeps for offline use beyond the first install: nanoGo's and the
+//   importer's wasm, the site's tinyrag.json and bundles. Before that
+//   they would compete with app.wasm on a slow first visit.
+//   tinyragPWA.offlineReady turns true when all of it is stored;
+//   offlineError says what is missing otherwise (retried when the
+//   network comes back);
 // - checks for a new version when the network comes back, when the page
 //   becomes visible, and every hour.
 'use strict';
 
 (() => {
   const listeners = [];
+  let appStarted;
+  const started = new Promise((resolve) => { appStarted = resolve; });
   const pwa = {
     // The version of the code running in this page (go-app's app.js).
     version: typeof goappGetenv === 'function' ? goappGetenv('GOAPP_VERSION') : '',
     updateReady: false,
+    // offlineReady: everything the app needs offline is stored.
+    offlineReady: false,
+    offlineError: '',
+    // appReady tells this script the app has started.
+    appReady() { appStarted(); },
     // onUpdate calls fn once a new version is ready (at once if it is).
     onUpdate(fn) {
       listeners.push(fn);
@@ -31,6 +46,18 @@
   window.tinyragPWA = pwa;
   if (!('serviceWorker' in navigator)) {
     return;
+  }
+  const shellReady = () => !!document.querySelector('#shell[data-ready="true"]');
+  if (shellReady()) {
+    appStarted();
+  } else {
+    const mo = new MutationObserver(() => {
+      if (shellReady()) {
+        mo.disconnect();
+        appStarted();
+      }
+    });
+    mo.observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'] });
   }
   const sw = navigator.serviceWorker;
   let waiting = null;
@@ -77,8 +104,23 @@
     watch(reg.waiting);
     watch(reg.installing);
     reg.addEventListener('updatefound', () => watch(reg.installing));
+    const store = () => {
+      if (!reg.active) return;
+      const ch = new MessageChannel();
+      ch.port1.onmessage = (e) => {
+        const errors = (e.data && e.data.errors) || [];
+        pwa.offlineReady = errors.length === 0;
+        pwa.offlineError = errors.join('; ');
+        if (errors.length) console.warn('tinyRAG: not everything is stored for offline use yet:', pwa.offlineError);
+      };
+      reg.active.postMessage({ type: 'tinyrag:app-ready' }, [ch.port2]);
+    };
+    started.then(store);
     const update = () => reg.update().catch(() => {});
-    window.addEventListener('online', update);
+    window.addEventListener('online', () => {
+      update();
+      started.then(() => { if (!pwa.offlineReady) store(); });
+    });
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') update();
     });

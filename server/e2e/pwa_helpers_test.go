@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -49,19 +50,67 @@ func setNetwork(t *testing.T, b *browser, offline bool, bytesPerSec, latencyMs f
 	}))
 }
 
-// waitWorker waits until a service worker controls the page and its
-// version's cache exists.
+// waitWorker waits until a service worker controls the page, its
+// version's cache exists, and everything kept for offline use is stored
+// (what a first install leaves for after the app is ready included).
 func waitWorker(t *testing.T, b *browser) {
 	t.Helper()
 	waitJS(t, b, 60*time.Second, "service worker in control", `navigator.serviceWorker.controller !== null`)
 	waitJS(t, b, 30*time.Second, "version cache present",
 		`(async () => (await caches.keys()).includes("tinyrag-" + window.tinyragPWA.version))()`)
+	waitOfflineReady(t, b)
 }
 
-// cacheNames lists the page origin's Cache Storage.
+// waitOfflineReady waits until pwa.js reports that the worker stored
+// everything kept for offline use, failing with what it says is missing.
+func waitOfflineReady(t *testing.T, b *browser) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !eval[bool](t, b, `window.tinyragPWA.offlineReady`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not everything stored for offline use within 60s: %q", eval[string](t, b, `window.tinyragPWA.offlineError`))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// checkInstallable fails the test for every installability error Chromium
+// reports and every manifest error, and returns the manifest as Chromium
+// processed it (URLs resolved).
+func checkInstallable(t *testing.T, b *browser) *page.WebAppManifest {
+	t.Helper()
+	var errs []*page.InstallabilityError
+	b.do(t, 20*time.Second, "installability", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		res, err := cdp.Call(ctx, tg, page.GetInstallabilityErrors, cdp.Empty{})
+		errs = res.InstallabilityErrors
+		return err
+	}))
+	for _, e := range errs {
+		t.Errorf("installability error: %s %v", e.ErrorID, e.ErrorArguments)
+	}
+	var m *page.GetAppManifestResult
+	b.do(t, 20*time.Second, "manifest", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		res, err := cdp.Call(ctx, tg, page.GetAppManifest, page.GetAppManifestParams{})
+		m = &res
+		return err
+	}))
+	for _, e := range m.Errors {
+		t.Errorf("manifest error: %+v", *e)
+	}
+	if m.Manifest == nil {
+		t.Fatalf("no processed manifest (at %q)", m.URL)
+	}
+	return m.Manifest
+}
+
+// versionCaches lists the page origin's Cache Storage without the site
+// data's cache (kept across versions): the caches of app versions.
+const versionCaches = `(async () => (await caches.keys()).filter((k) => k !== "tinyrag-site").sort().join(","))()`
+
+// cacheNames lists the app versions' caches (versionCaches).
 func cacheNames(t *testing.T, b *browser) string {
 	t.Helper()
-	return eval[string](t, b, `(async () => (await caches.keys()).sort().join(","))()`)
+	return eval[string](t, b, versionCaches)
 }
 
 // workerVersionOf reads the version from the worker script a server serves.

@@ -1,15 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -218,7 +215,7 @@ func TestPWA_UpdateWaitsForTheUserAndABrokenDownloadNeverReplacesTheWorkingVersi
 		t.Errorf("worker in control after the click: %q, want B's %q", got, verB)
 	}
 	waitJS(t, b, 10*time.Second, "the draft is back in the composer", `document.getElementById("chat-input").value === "half-typed draft"`)
-	waitJS(t, b, 10*time.Second, "A's cache deleted on B's activation", `(async () => (await caches.keys()).join(",") === "tinyrag-`+verB+`")()`)
+	waitJS(t, b, 10*time.Second, "A's cache deleted on B's activation", `(async () => (await `+versionCaches+`) === "tinyrag-`+verB+`")()`)
 	if eval[bool](t, b, `!!document.querySelector("#update-prompt .btn")`) {
 		t.Error("the prompt is still shown after the reload")
 	}
@@ -267,24 +264,7 @@ func TestPWA_UpdateWaitsForTheUserAndABrokenDownloadNeverReplacesTheWorkingVersi
 func TestPWA_InstallableWithoutErrors(t *testing.T) {
 	b, _, _ := scriptedApp(t)
 	waitWorker(t, b)
-	var errs []*page.InstallabilityError
-	b.do(t, 20*time.Second, "installability", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		res, err := cdp.Call(ctx, tg, page.GetInstallabilityErrors, cdp.Empty{})
-		errs = res.InstallabilityErrors
-		return err
-	}))
-	for _, e := range errs {
-		t.Errorf("installability error: %s %v", e.ErrorID, e.ErrorArguments)
-	}
-	var m *page.GetAppManifestResult
-	b.do(t, 20*time.Second, "manifest", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		res, err := cdp.Call(ctx, tg, page.GetAppManifest, page.GetAppManifestParams{})
-		m = &res
-		return err
-	}))
-	if len(m.Errors) > 0 {
-		t.Errorf("manifest errors: %v", m.Errors)
-	}
+	checkInstallable(t, b)
 }
 
 func joinSorted(a, b string) string {

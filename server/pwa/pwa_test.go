@@ -63,6 +63,14 @@ func TestVersion_ChangesWithAnyByteOrTheReleaseLabel(t *testing.T) {
 	if Version(base, "B") == v {
 		t.Error("a release label kept the version")
 	}
+	// The same bytes stored at another time are another worker script: a
+	// script that changed under the same version would install over the
+	// running version's cache.
+	later := []Asset{base[0], base[1]}
+	later[1].Later = true
+	if Version(later, "") == v {
+		t.Error("marking a file as stored later kept the version")
+	}
 }
 
 func TestManifest_IsRelativeSoItWorksUnderASubPath(t *testing.T) {

@@ -37,6 +37,12 @@ type Asset struct {
 	// SHA256 is the hex SHA-256 of the file's bytes (decoded, as the
 	// browser hands them to the worker).
 	SHA256 string `json:"sha256"`
+	// Later marks a large file the page loads only on first use (nanoGo's
+	// and the importers' wasm). A first install leaves it out, so that it
+	// does not share a slow line with app.wasm; the worker stores it once
+	// the page reports the app ready, or when the page first asks for it.
+	// An update installs it with the rest: the running app is not waiting.
+	Later bool `json:"later,omitempty"`
 }
 
 // NewAsset describes the file at path with the given content.
@@ -50,16 +56,19 @@ func Sum(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// Version names one release of the app: it hashes every asset's path and
-// content, plus extra (a release label), so it changes when any byte the
-// worker stores does.
+// Version names one release of the app: it hashes every asset's path,
+// content and Later flag, the worker script's template, plus extra (a
+// release label), so it changes when any byte of the worker or of what it
+// stores does. (A worker script that changed under the same version would
+// install over the cache the running version uses.)
 func Version(assets []Asset, extra string) string {
 	sorted := append([]Asset(nil), assets...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 	h := sha256.New()
 	for _, a := range sorted {
-		fmt.Fprintf(h, "%s\x00%s\n", a.Path, a.SHA256)
+		fmt.Fprintf(h, "%s\x00%s\x00%t\n", a.Path, a.SHA256, a.Later)
 	}
+	fmt.Fprintf(h, "worker\x00%s\n", Sum([]byte(workerTemplate)))
 	fmt.Fprintf(h, "extra\x00%s\n", extra)
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }

@@ -4,36 +4,53 @@
 // - install: every file of this version is fetched, checked against its
 //   SHA-256 and stored in the cache named after the version. One failed,
 //   truncated or foreign file fails the install, and the working version
-//   stays in charge.
+//   stays in charge. A first install (no version here yet) leaves out the
+//   large files marked `later` (nanoGo's and the importers' wasm, loaded
+//   on first use): on a first visit they would share the line with the
+//   page's own download of app.wasm.
+// - app ready: when a page says its app has started
+//   ({type: "tinyrag:app-ready"}), the later files are fetched, checked
+//   and stored like the rest, and so is the site's data (tinyrag.json and
+//   the bundles it names, see storeSite). A later file the page asks for
+//   before that is checked and stored on its way to the page.
 // - no skipWaiting at install: a new version waits until the page posts
 //   {type: "tinyrag:skip-waiting"} (the user clicked Reload).
 // - activate: older versions' caches are deleted, only now.
 // - fetch: files of this version come from this version's cache only;
-//   api/ is never cached; anything else goes to the network.
+//   tinyrag.json from the network, or without one the last stored config
+//   whose bundles are all stored too; bundles from the site cache; api/
+//   is never cached; anything else goes to the network.
 'use strict';
 
 const VERSION = {{VERSION}};
 const CACHE_PREFIX = 'tinyrag-';
 const CACHE = CACHE_PREFIX + VERSION;
+// The site's data changes with the site's content, not with the app's
+// version: its own cache, kept when a new version activates.
+const SITE_CACHE = CACHE_PREFIX + 'site';
 // Paths relative to the worker's scope ('' is the page itself), with the
 // hex SHA-256 of each file's bytes.
 const ASSETS = {{ASSETS}};
 
 const scope = new URL(self.registration.scope);
 const abs = (path) => new URL(path, scope).href;
-const precached = new Set(ASSETS.map((a) => abs(a.path)));
+const precached = new Map(ASSETS.map((a) => [abs(a.path), a]));
+const CONFIG = abs('tinyrag.json');
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(precache());
+  // An update installs everything: the app already runs, and a version is
+  // offered only once it is complete.
+  const first = !self.registration.active;
+  event.waitUntil(precache(first ? ASSETS.filter((a) => !a.later) : ASSETS));
 });
 
-async function precache() {
+async function precache(assets) {
   // A cache under this name can only be a leftover of an interrupted
   // install of this same version: no active worker uses it.
   await caches.delete(CACHE);
   const cache = await caches.open(CACHE);
   try {
-    for (const asset of ASSETS) {
+    for (const asset of assets) {
       await cache.put(abs(asset.path), await fetchVerified(asset));
     }
   } catch (err) {
@@ -68,12 +85,130 @@ function hex(buf) {
   return Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+// storeLater fetches, checks and stores one later file of this version and
+// returns it; concurrent calls for the same file share one download.
+const storing = new Map();
+function storeLater(asset) {
+  const key = abs(asset.path);
+  let p = storing.get(key);
+  if (!p) {
+    p = (async () => {
+      const resp = await fetchVerified(asset);
+      // Not into a cache a newer version's activation has deleted.
+      if (await caches.has(CACHE)) {
+        await (await caches.open(CACHE)).put(key, resp.clone());
+      }
+      return resp;
+    })();
+    storing.set(key, p);
+    p.catch(() => {}).then(() => storing.delete(key));
+  }
+  return p.then((resp) => resp.clone());
+}
+
+// completeStore stores what a first install left out and the site's data;
+// it returns what failed (the page retries when the network is back, and
+// the next start tries again). One run at a time, however many pages ask.
+let completing = null;
+function completeStore() {
+  if (!completing) {
+    completing = (async () => {
+      const errors = [];
+      if (await caches.has(CACHE)) {
+        const cache = await caches.open(CACHE);
+        for (const asset of ASSETS) {
+          if (!asset.later || await cache.match(abs(asset.path))) {
+            continue;
+          }
+          try {
+            await storeLater(asset);
+          } catch (err) {
+            errors.push(err.message);
+          }
+        }
+      }
+      try {
+        await storeSite();
+      } catch (err) {
+        errors.push('site data: ' + err.message);
+      }
+      return errors;
+    })().catch((err) => [err.message]); // storage itself refused
+    completing.then(() => { completing = null; });
+  }
+  return completing;
+}
+
+// storeSite keeps the site's tinyrag.json and the bundles it names for
+// offline use, in SITE_CACHE. A config is stored only once every bundle it
+// names is: offline, the app starts with the last complete config, never
+// with one naming a bundle it cannot load; bundles the stored config no
+// longer names are dropped then. Right after the page read them these
+// requests are answered by the HTTP cache (or revalidated), not downloaded
+// again.
+async function storeSite() {
+  const resp = await fetch(CONFIG, { credentials: 'same-origin' });
+  const site = await caches.open(SITE_CACHE);
+  if (resp.status === 404) { // a site without a config: nothing to keep
+    for (const req of await site.keys()) {
+      await site.delete(req);
+    }
+    return;
+  }
+  if (!resp.ok) {
+    throw new Error(CONFIG + ': HTTP ' + resp.status);
+  }
+  const urls = bundleURLs(await resp.clone().text());
+  for (const u of urls) {
+    // A URL with a query (bundles/x?v=<hash>) names one content: a stored
+    // copy is that content. One without is stored again each time.
+    if (new URL(u).search !== '' && await site.match(u, { ignoreVary: true })) {
+      continue;
+    }
+    const b = await fetch(u, { credentials: 'same-origin' });
+    if (!b.ok) {
+      throw new Error(u + ': HTTP ' + b.status);
+    }
+    await site.put(u, b);
+  }
+  await site.put(CONFIG, resp);
+  const keep = new Set([CONFIG, ...urls]);
+  for (const req of await site.keys()) {
+    if (!keep.has(req.url)) {
+      await site.delete(req);
+    }
+  }
+}
+
+// bundleURLs lists the bundles a site config names that lie inside this
+// worker's scope (only those can be answered from here offline).
+function bundleURLs(text) {
+  let cfg;
+  try {
+    cfg = JSON.parse(text);
+  } catch (err) {
+    throw new Error(CONFIG + ' is not JSON');
+  }
+  const out = [];
+  for (const b of (cfg && Array.isArray(cfg.bundles)) ? cfg.bundles : []) {
+    if (!b || typeof b.url !== 'string') {
+      continue;
+    }
+    const u = new URL(b.url, CONFIG);
+    u.hash = '';
+    if (u.origin === scope.origin && u.pathname.startsWith(scope.pathname)) {
+      out.push(u.href);
+    }
+  }
+  return out;
+}
+
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) {
       // Older versions of ours, and go-app's worker's "app-<version>" from
       // before this worker replaced it.
-      if ((key.startsWith(CACHE_PREFIX) && key !== CACHE) || key.startsWith('app-')) {
+      if ((key.startsWith(CACHE_PREFIX) && key !== CACHE && key !== SITE_CACHE) || key.startsWith('app-')) {
         await caches.delete(key);
       }
     }
@@ -99,6 +234,15 @@ self.addEventListener('message', (event) => {
         event.ports[0].postMessage({ version: VERSION });
       }
       break;
+    case 'tinyrag:app-ready':
+      // The page's app has started: its downloads are done, so now the
+      // rest is stored for offline use. The reply lists what failed.
+      event.waitUntil(completeStore().then((errors) => {
+        if (event.ports[0]) {
+          event.ports[0].postMessage({ version: VERSION, errors });
+        }
+      }));
+      break;
   }
 });
 
@@ -115,6 +259,10 @@ self.addEventListener('fetch', (event) => {
   if (rel === 'api' || rel.startsWith('api/') || rel === 'healthz') {
     return; // live data: always the network, never a cache
   }
+  if (rel === 'tinyrag.json') {
+    event.respondWith(siteConfig(req));
+    return;
+  }
   if (req.mode === 'navigate' && (rel === '' || rel === 'index.html')) {
     event.respondWith(fromCache(abs(''), req));
     return;
@@ -124,16 +272,62 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(fromCache(url.href, req));
     return;
   }
+  const search = url.search;
   url.search = '';
   if (precached.has(url.href)) {
     event.respondWith(fromCache(url.href, req));
+    return;
+  }
+  if (req.mode !== 'navigate' && !req.headers.has('Range')) {
+    url.search = search;
+    event.respondWith(fromSite(url.href, req));
   }
 });
 
-// fromCache answers from this version's cache, falling back to the network
-// only if the cache lost the entry (storage pressure).
+// fromCache answers from this version's cache. A later file not stored yet
+// is fetched, checked and stored now; anything else missing (the cache
+// lost it under storage pressure) comes from the network.
 async function fromCache(key, req) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(key);
-  return hit || fetch(req);
+  if (hit) {
+    return hit;
+  }
+  const asset = precached.get(key);
+  if (asset && asset.later) {
+    return storeLater(asset);
+  }
+  return fetch(req);
+}
+
+// siteConfig answers tinyrag.json from the network, which has the site's
+// latest; without a network, with the last complete config stored.
+async function siteConfig(req) {
+  try {
+    return await fetch(req);
+  } catch (err) {
+    const hit = await (await caches.open(SITE_CACHE)).match(CONFIG, { ignoreVary: true });
+    if (hit) {
+      return hit;
+    }
+    throw err;
+  }
+}
+
+// fromSite answers a stored bundle: at once when its URL names its
+// content (a query, as bundles/x?v=<hash>), else only without a network.
+// Any other request goes to the network.
+async function fromSite(key, req) {
+  const hit = await (await caches.open(SITE_CACHE)).match(key, { ignoreVary: true });
+  if (!hit) {
+    return fetch(req);
+  }
+  if (new URL(key).search !== '') {
+    return hit;
+  }
+  try {
+    return await fetch(req);
+  } catch (err) {
+    return hit;
+  }
 }

@@ -21,6 +21,7 @@ import (
 	"tinyrag/app/chats"
 	"tinyrag/app/embed"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/importrun"
 	"tinyrag/app/nanogo"
 	"tinyrag/app/siteconfig"
 	"tinyrag/app/storage"
@@ -44,6 +45,8 @@ func main() {
 			Online: ui.BrowserOnline,
 			Log:    func(s string) { app.Log(s) },
 		}
+		// The file importers too (their default URLs assume the site's root).
+		importrun.WorkerScript = root + "web/importer-worker.js?exec=" + url.QueryEscape(root+"wasm_exec.js")
 		if strings.TrimSuffix(page.Path, "/") == strings.TrimSuffix(root, "/")+ui.EmbedPath {
 			pages = embedPages(deps, page.Query())
 		} else {

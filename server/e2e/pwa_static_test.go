@@ -1,0 +1,282 @@
+package e2e
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// staticHost is a plain static host (Go's file server, no headers of
+// ours, no .br/.gz negotiation) serving a `tinyrag static --base /sub/`
+// build under /sub/. It counts the responses that carried a file (200,
+// not 304) per path, and can hold one path's requests until released.
+type staticHost struct {
+	URL    string
+	out    string // the static build's folder
+	bundle string // the bundle it ships
+
+	mu   sync.Mutex
+	full map[string]int
+	hold map[string]chan struct{}
+}
+
+// newStaticHost builds the orchard pages into a bundle and the app with
+// `tinyrag static --base /sub/` (no model preset: questions take the
+// no-model path), and serves them on loopback.
+func newStaticHost(t *testing.T) *staticHost {
+	t.Helper()
+	tmp := t.TempDir()
+	pages := filepath.Join(tmp, "docs")
+	os.MkdirAll(pages, 0o755)
+	for name, body := range orchardPages {
+		if err := os.WriteFile(filepath.Join(pages, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := &staticHost{out: filepath.Join(tmp, "site"), bundle: filepath.Join(tmp, "orchard.tinyrag"), full: map[string]int{}, hold: map[string]chan struct{}{}}
+	run(t, binPath, "bundle", "-o", h.bundle, "-title", "Orchard handbook", "-prefix", "/docs/", pages)
+	h.deploy(t)
+
+	files := http.StripPrefix("/sub/", http.FileServer(http.Dir(h.out)))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/sub/") {
+			http.NotFound(w, r)
+			return
+		}
+		h.mu.Lock()
+		gate := h.hold[r.URL.Path]
+		h.mu.Unlock()
+		if gate != nil {
+			select {
+			case <-gate:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		files.ServeHTTP(rec, r)
+		if rec.status == http.StatusOK {
+			h.mu.Lock()
+			h.full[r.URL.Path]++
+			h.mu.Unlock()
+		}
+	}))
+	t.Cleanup(srv.Close)
+	h.URL = srv.URL
+	return h
+}
+
+// deploy (re)builds the site into the served folder with extra `tinyrag
+// static` flags.
+func (h *staticHost) deploy(t *testing.T, extra ...string) {
+	t.Helper()
+	run(t, binPath, append([]string{"static", "-o", h.out, "--base", "/sub/", "--bundle", h.bundle}, extra...)...)
+}
+
+// holdPath makes requests for path wait; the returned func lets them go.
+func (h *staticHost) holdPath(path string) (release func()) {
+	gate := make(chan struct{})
+	h.mu.Lock()
+	h.hold[path] = gate
+	h.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			h.mu.Lock()
+			delete(h.hold, path)
+			h.mu.Unlock()
+			close(gate)
+		})
+	}
+}
+
+// downloads is how many responses for path carried the file.
+func (h *staticHost) downloads(path string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.full[path]
+}
+
+// downloadsUnder adds up downloads of the paths under prefix.
+func (h *staticHost) downloadsUnder(prefix string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for p, c := range h.full {
+		if strings.HasPrefix(p, prefix) {
+			n += c
+		}
+	}
+	return n
+}
+
+// The static site under a sub-path is installable, with the manifest's
+// scope and start URL at the sub-path and the worker's scope there too.
+func TestPWA_StaticSiteUnderASubPathIsInstallable(t *testing.T) {
+	site := newStaticHost(t)
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, site.URL+"/sub/")
+	waitWorker(t, b)
+	m := checkInstallable(t, b)
+	want := site.URL + "/sub/"
+	if m.Scope != want || m.StartURL != want {
+		t.Errorf("manifest scope %q, start_url %q; want both %q", m.Scope, m.StartURL, want)
+	}
+	scope := eval[string](t, b, `navigator.serviceWorker.getRegistration().then((r) => r ? r.scope : "")`)
+	if scope != want {
+		t.Errorf("service worker scope %q, want %q", scope, want)
+	}
+	// The worker is server/pwa's (it answers its version), the same as
+	// the page's.
+	if got, page := eval[string](t, b, controllerVersion), eval[string](t, b, `window.tinyragPWA.version`); got != page || got == "" {
+		t.Errorf("worker version %q, page version %q", got, page)
+	}
+}
+
+// A first visit to the static site downloads the app first: the worker
+// stores nanoGo's and the importer's wasm, the site's tinyrag.json and its
+// bundle only once the app reports ready. After that one visit, with the
+// network off, the app starts from the worker under /sub/, local files
+// import, its site knowledge answers a question with a citation without a
+// model, and a Go snippet runs in nanoGo.
+func TestPWA_StaticSiteWorksOfflineAfterOneVisit(t *testing.T) {
+	site := newStaticHost(t)
+	b := newBrowser(t, 1280, 800)
+
+	// The app cannot become ready while tinyrag.json is held: whatever the
+	// worker fetches until then, it fetched before the app was ready.
+	release := site.holdPath("/sub/tinyrag.json")
+	defer release()
+	b.do(t, 30*time.Second, "prerendered page", chromedp.Navigate(site.URL+"/sub/"), chromedp.WaitVisible(chromedp.ID("chat-input")))
+	waitJS(t, b, 60*time.Second, "first install done (version cache, active worker)", `(async () => {
+	  const r = await navigator.serviceWorker.getRegistration();
+	  return !!(r && r.active) && (await caches.keys()).includes("tinyrag-" + window.tinyragPWA.version); })()`)
+	if eval[bool](t, b, `!!document.querySelector('#shell[data-ready="true"]')`) {
+		t.Fatal("the app is ready although tinyrag.json is held; the test would prove nothing")
+	}
+	for _, p := range []string{"/sub/web/nanogo.wasm", "/sub/web/importer.wasm"} {
+		if n := site.downloads(p); n != 0 {
+			t.Errorf("%s downloaded %d times before the app was ready, want 0", p, n)
+		}
+	}
+	if eval[bool](t, b, `(async () => !!(await (await caches.open("tinyrag-" + window.tinyragPWA.version)).match("web/nanogo.wasm")))()`) {
+		t.Error("nanogo.wasm is stored before the app was ready")
+	}
+	release()
+	b.do(t, 60*time.Second, "app ready", chromedp.WaitVisible(chromedp.CSS(`#shell[data-ready="true"]:not([data-llm="unknown"])`)))
+	waitOfflineReady(t, b)
+	for p, want := range map[string]int{
+		"/sub/web/app.wasm":      1, // the install revalidated the page's copy
+		"/sub/web/nanogo.wasm":   1,
+		"/sub/web/importer.wasm": 1,
+	} {
+		if n := site.downloads(p); n != want {
+			t.Errorf("%s downloaded %d times on the first visit, want %d", p, n, want)
+		}
+	}
+	if bundles := site.downloadsUnder("/sub/bundles/"); bundles != 1 {
+		t.Errorf("the bundle was downloaded %d times on the first visit, want 1 (the worker stores the page's copy)", bundles)
+	}
+	v := eval[string](t, b, `window.tinyragPWA.version`)
+	// nanoGo allowed, as a user does in Settings (read at start-up).
+	eval[bool](t, b, `(() => {
+		const s = JSON.parse(localStorage.getItem("tinyrag.settings") || "{}");
+		s.allow_nanogo = true; s.theme = s.theme || "dark";
+		localStorage.setItem("tinyrag.settings", JSON.stringify(s));
+		return true; })()`)
+
+	setNetwork(t, b, true, 0, 0)
+	openApp(t, b, site.URL+"/sub/")
+	if got := eval[string](t, b, `window.tinyragPWA.version`); got != v {
+		t.Errorf("offline the page runs version %q, want %q", got, v)
+	}
+	if got := eval[string](t, b, `document.getElementById("shell").dataset.net`); got != "offline" {
+		t.Errorf("data-net = %q with the network off, want offline", got)
+	}
+
+	// Site knowledge came from the worker's copy of tinyrag.json and the
+	// bundle.
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
+	waitJS(t, b, 20*time.Second, "site knowledge listed offline", `document.querySelectorAll("#site-knowledge .site-doc").length === 3`)
+
+	// Local files import offline (importer.wasm from the worker).
+	dir := t.TempDir()
+	md, txt := filepath.Join(dir, "okapis.md"), filepath.Join(dir, "quokkas.txt")
+	os.WriteFile(md, []byte("# Okapis\n\nOkapis live in the Ituri rainforest of the Congo basin.\n"), 0o644)
+	os.WriteFile(txt, []byte("Quokkas live on Rottnest Island off Western Australia.\n"), 0o644)
+	b.do(t, 10*time.Second, "import files offline", chromedp.SetUploadFiles(chromedp.ID("kb-files"), []string{md, txt}))
+	waitJS(t, b, 60*time.Second, "both files imported offline", `(() => {
+	  const titles = [...document.querySelectorAll("#doc-list .doc-title")].map((e) => e.textContent).join(" ").toLowerCase();
+	  return titles.includes("okapis") && titles.includes("quokka"); })()`)
+	b.screenshot(t, "pwa-static-offline-knowledge")
+
+	// A knowledge question, answered without a model from the bundle.
+	b.do(t, 5*time.Second, "back to chats", chromedp.Click(chromedp.ID("tab-chats")))
+	ask(t, b, "When should I prune the apple trees?")
+	waitJS(t, b, 30*time.Second, "answered from the site's bundle offline", lastAnswer+`.includes("dormant")`)
+	waitJS(t, b, 5*time.Second, "the answer cites its source", `document.querySelector(".msg.assistant .citations .citation")`)
+	if !eval[bool](t, b, `!![...document.querySelectorAll('.msg.assistant')].pop().querySelector('.xml-tool-card[data-tool="rag_knowledge"][data-status="done"]')`) {
+		t.Error("the offline answer has no rag_knowledge card")
+	}
+	if !eval[bool](t, b, `[...document.querySelectorAll('.msg.assistant')].pop().innerText.includes("offline")`) {
+		t.Error("the offline answer does not say it was made offline, without a model")
+	}
+	b.screenshot(t, "pwa-static-offline")
+
+	// A Go snippet runs in nanoGo's sandbox, loaded from the worker's copy
+	// under /sub/.
+	clearInput(t, b)
+	eval[bool](t, b, `(() => { const el = document.getElementById("chat-input");
+		el.value = "Run this:\n`+"```go\\nfmt.Println(6 * 7)\\n```"+`";
+		el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
+	b.do(t, 10*time.Second, "send the snippet", chromedp.Click(chromedp.ID("chat-input")), chromedp.SendKeys(chromedp.ID("chat-input"), "\r"))
+	waitJS(t, b, 60*time.Second, "snippet ran offline", lastAnswer+`.includes("42")`)
+	if !eval[bool](t, b, `!![...document.querySelectorAll('.msg.assistant')].pop().querySelector('.xml-tool-card[data-tool="nanogo"][data-status="done"]')`) {
+		t.Error("the offline snippet has no nanogo card")
+	}
+}
+
+// A new build of the static site installs in the background and waits for
+// the user's Reload, as with `tinyrag serve`; the site's stored data
+// survives the switch.
+func TestPWA_StaticSiteUpdateWaitsForTheUser(t *testing.T) {
+	site := newStaticHost(t)
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, site.URL+"/sub/")
+	waitWorker(t, b)
+	verA := eval[string](t, b, `window.tinyragPWA.version`)
+
+	// Build B: another policy in the page makes another version. A static
+	// host revalidates by modification time: B is deployed later.
+	site.deploy(t, "--csp-connect", "'self' http://127.0.0.1:*")
+	later := time.Now().Add(time.Hour)
+	filepath.WalkDir(site.out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, later, later)
+		}
+		return nil
+	})
+	eval[bool](t, b, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`)
+	waitJS(t, b, 60*time.Second, "update prompt", `document.querySelector("#update-prompt .btn")`)
+	if got := eval[string](t, b, controllerVersion); got != verA {
+		t.Errorf("worker in control before the click: %q, want A's %q", got, verA)
+	}
+	b.do(t, 10*time.Second, "click Reload", chromedp.Click(chromedp.ID("update-reload")))
+	waitJS(t, b, 60*time.Second, "page reloaded into B", `window.tinyragPWA && window.tinyragPWA.version !== `+jsString(verA))
+	b.do(t, 60*time.Second, "B ready", chromedp.WaitVisible(chromedp.CSS(`#shell[data-ready="true"]:not([data-llm="unknown"])`)))
+	verB := eval[string](t, b, `window.tinyragPWA.version`)
+	if got := eval[string](t, b, controllerVersion); got != verB {
+		t.Errorf("worker in control after the click: %q, want the page's %q", got, verB)
+	}
+	waitJS(t, b, 10*time.Second, "A's cache deleted on B's activation", `(async () => (await `+versionCaches+`) === "tinyrag-`+verB+`")()`)
+	if !eval[bool](t, b, `caches.has("tinyrag-site")`) {
+		t.Error("the site's stored tinyrag.json and bundle were dropped with A's cache")
+	}
+}
