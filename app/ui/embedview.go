@@ -86,7 +86,7 @@ func (e *EmbedView) OnMount(ctx app.Context) {
 		return
 	}
 	startRoot(ctx, e.Ctrl, &e.settings, e.adjust)
-	ctx.ObserveState(stateStatus, &e.status)
+	ctx.ObserveState(stateStatus, &e.status).OnChange(func() { signalReady(e.status) })
 	ctx.ObserveState(stateModel, &e.model)
 	guardDialogEscape()
 	if e.Listen == nil || e.Host == nil {

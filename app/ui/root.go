@@ -31,7 +31,7 @@ func (a *App) OnMount(ctx app.Context) {
 		return
 	}
 	startRoot(ctx, a.Ctrl, &a.settings, nil)
-	ctx.ObserveState(stateStatus, &a.status)
+	ctx.ObserveState(stateStatus, &a.status).OnChange(func() { signalReady(a.status) })
 	ctx.ObserveState(stateModel, &a.model)
 	ctx.ObserveState(stateView, &a.view)
 }
@@ -55,6 +55,19 @@ func startRoot(ctx app.Context, ctrl *Controller, settings *Settings, adjust fun
 	preventEnterNewline()
 	watchPage(ctrl)
 	ctrl.Start(statePublisher{ctx})
+}
+
+// signalReady tells the page's PWA script (assets/web/pwa.js) that the app
+// has started, so the service worker stores the files it left for later
+// and the site's data only now: before, they would share the line with
+// app.wasm.
+func signalReady(st Status) {
+	if !st.Ready || app.IsServer {
+		return
+	}
+	if pwa := app.Window().Get("tinyragPWA"); pwa.Truthy() {
+		pwa.Call("appReady")
+	}
 }
 
 // siteCheckEvery is how often, at most, coming back to the tab checks
