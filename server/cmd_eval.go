@@ -90,6 +90,10 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return &exitError{code: 2, err: errors.New("no collection: give BEIR directories or --corpus, --queries and --qrels")}
 	}
+	if *delta < 0 {
+		fs.Usage()
+		return &exitError{code: 2, err: errors.New("--bm25plus-delta must be 0 or more")}
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
