@@ -240,6 +240,12 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 		into  []float64
 	}{{fieldBody, 1, a.body}, {fieldTitle, kb.cfg.TitleBoost, a.title}}
 	lists := make([]flatPostings, len(segs))
+	// The title postings the whole-document score reads, by query term
+	// and segment, kept for the title field's own pass.
+	var titles [][]flatPostings
+	if perDoc && scoring.documentScore() {
+		titles = make([][]flatPostings, len(terms))
+	}
 	k1, b := search.BM25_k1, search.BM25_b
 	// BM25+'s δ on bleve's scale, whose tf part peaks at k1, not k1+1.
 	delta := scoring.Delta * k1 / (k1 + 1)
@@ -267,11 +273,16 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 			stats.idf = map[string]float64{}
 		}
 		clear(lenNorm[:])
-		for _, qt := range terms {
+		for ti, qt := range terms {
 			var df uint64
 			for i := range segs {
-				fp, err := postingsOf(live[i], f.name, qt.term)
-				if err != nil {
+				var fp flatPostings
+				if !body && titles != nil {
+					if titles[ti] == nil {
+						break // no chunk has the term
+					}
+					fp = titles[ti][i]
+				} else if fp, err = postingsOf(live[i], f.name, qt.term); err != nil {
 					return nil, err
 				}
 				lists[i] = fp
@@ -285,7 +296,10 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 			idf := math.Log(1 + (float64(docCount)-float64(df)+0.5)/(float64(df)+0.5))
 			var docIDF float64
 			if body && perDoc {
-				if err := a.documentFrequencies(live, infos, parts, lists, deleted, scoring.documentScore(), qt.term); err != nil {
+				if titles != nil {
+					titles[ti] = make([]flatPostings, len(segs))
+				}
+				if err := a.documentFrequencies(live, infos, lists, deleted, titles, ti, qt.term); err != nil {
 					return nil, err
 				}
 				ddf := float64(len(a.tdocs))
@@ -424,9 +438,10 @@ type docHit struct {
 
 // documentFrequencies walks a term's body postings (lists) and gathers,
 // in a.tdocs, each live document holding it, with the term's frequency
-// summed over the document's chunks in a.dtf; with titles, the term's
-// frequency in the document's title in a.ttf.
-func (a *accum) documentFrequencies(live []segment.Segment, infos []*segInfo, parts []*docParts, lists []flatPostings, deleted []*roaring.Bitmap, titles bool, term string) error {
+// summed over the document's chunks in a.dtf. With titles, it also reads
+// the term's title postings into titles[ti] and the term's frequency in
+// each document's title into a.ttf.
+func (a *accum) documentFrequencies(live []segment.Segment, infos []*segInfo, lists []flatPostings, deleted []*roaring.Bitmap, titles [][]flatPostings, ti int, term string) error {
 	for i := range lists {
 		info, del := infos[i], deleted[i]
 		fp := lists[i]
@@ -440,13 +455,14 @@ func (a *accum) documentFrequencies(live []segment.Segment, infos []*segInfo, pa
 			}
 			a.dtf[o] += float64(fp.tf[j])
 		}
-		if !titles {
+		if titles == nil {
 			continue
 		}
 		tp, err := postingsOf(live[i], fieldTitle, term)
 		if err != nil {
 			return err
 		}
+		titles[ti][i] = tp
 		for j, d := range tp.doc {
 			if del != nil && del.Contains(d) {
 				continue
