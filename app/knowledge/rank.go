@@ -376,7 +376,8 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 	}
 
 	// A document ranks by its best chunk's body score plus its title
-	// bonus (the title is indexed with the first chunk only).
+	// bonus (the title is indexed with the first chunk only) and, unless
+	// off, its whole-document score (evidence.go).
 	for i := range segs {
 		info := infos[i]
 		for g := offsets[i]; g < offsets[i+1]; g++ {
@@ -475,7 +476,7 @@ func (a *accum) documentFrequencies(live []segment.Segment, infos []*segInfo, li
 	return nil
 }
 
-// rankedDoc is a document ranked by its best chunk.
+// rankedDoc is a ranked document and its best chunk.
 type rankedDoc struct {
 	docID string
 	chunk int
