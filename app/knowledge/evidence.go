@@ -37,7 +37,11 @@ type Scoring struct {
 	// ChunkOnly ranks a document by its best chunk alone (MaxP), without
 	// the whole-document score.
 	ChunkOnly bool
-	// ChunkIDF takes idf from chunks, as bleve does, instead of documents.
+	// ChunkIDF takes the body's idf from chunks, as bleve does, instead of
+	// documents. The title bonus's idf is bleve's either way (its document
+	// frequency counts documents, its total chunks): the bonus's weight
+	// was set with it, and counting documents there too weakens the bonus
+	// (SciFact nDCG@10 0.6985 → 0.6950).
 	ChunkIDF bool
 	// Delta is BM25+'s lower bound on a matching term's tf part (Lv and
 	// Zhai, CIKM 2011, propose 1; default 0, plain BM25). bleve's length
