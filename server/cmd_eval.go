@@ -52,6 +52,9 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rm3Max := fs.Int("rm3-max-terms", 0, "RM3 only for queries of at most this many terms (0: the default, 3; -1: every query)")
 	prox := fs.Bool("proximity", false, "term-proximity re-ranking (sequential dependence model)")
 	proxDepth := fs.Int("proximity-depth", 0, "documents re-ranked by proximity (0: the default, 100)")
+	docScore := fs.Bool("doc-score", true, "a document's score adds its whole text's to its best chunk's (false: best chunk only)")
+	docIDF := fs.Bool("doc-idf", true, "idf counted over documents (false: over chunks)")
+	delta := fs.Float64("bm25plus-delta", 0, "BM25+ lower bound δ on a matching term's tf part (0: plain BM25)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of indexing and querying to this file")
 	// Flags may follow the directories too.
 	var dirs []string
@@ -87,6 +90,10 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return &exitError{code: 2, err: errors.New("no collection: give BEIR directories or --corpus, --queries and --qrels")}
 	}
+	if *delta < 0 {
+		fs.Usage()
+		return &exitError{code: 2, err: errors.New("--bm25plus-delta must be 0 or more")}
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -100,7 +107,8 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg := knowledge.Config{Language: *lang, ChunkSize: *chunk, ChunkOverlap: *overlap, TitleBoost: *boost,
 		Feedback:  knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max},
-		Proximity: knowledge.Proximity{On: *prox, Depth: *proxDepth}}
+		Proximity: knowledge.Proximity{On: *prox, Depth: *proxDepth},
+		Scoring:   knowledge.Scoring{ChunkOnly: !*docScore, ChunkIDF: !*docIDF, Delta: *delta}}
 	var sumNDCG, sumRecall float64
 	for i, c := range cols {
 		rep, err := evalOne(ctx, cfg, c)

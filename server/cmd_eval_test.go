@@ -67,6 +67,7 @@ func TestEval_BadInvocationsFailClearly(t *testing.T) {
 		{"directory without corpus", []string{t.TempDir()}, 1, "corpus.jsonl"},
 		{"missing file", append(append([]string{}, good[:4]...), "--qrels", "/nonexistent/qrels.tsv"), 1, "nonexistent"},
 		{"unknown language", append(append([]string{}, good...), "--lang", "tlh"), 1, "unsupported language"},
+		{"negative BM25+ delta", append(append([]string{}, good...), "--bm25plus-delta", "-1"), 2, "bm25plus-delta"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,5 +129,53 @@ func TestEval_SeveralCollectionsWriteOneTRECRunEach(t *testing.T) {
 		if first["q1"] != "d1" || first["q2"] != "d2" {
 			t.Errorf("%s: top documents %v, want q1→d1, q2→d2", file, first)
 		}
+	}
+}
+
+func TestEval_ScoringFlagsReachTheRanking(t *testing.T) {
+	// The top document's score in the run file, for each setting: the
+	// whole-document score adds to the best chunk's, δ adds to every
+	// matched term, and the idf switch changes the weights once a
+	// document is several chunks.
+	flags := writeBEIR(t)
+	long := `{"_id":"d1","title":"Penguins","text":"` + strings.Repeat("Penguins live in the southern hemisphere and cannot fly. ", 8) + `"}
+{"_id":"d2","title":"Camels","text":"Camels store fat in their humps and cross deserts."}
+{"_id":"d3","title":"Owls","text":"Owls hunt at night with silent flight."}
+`
+	if err := os.WriteFile(flags[1], []byte(long), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	flags = append(flags, "--chunk-size", "150")
+	topScore := func(extra ...string) string {
+		t.Helper()
+		runs := filepath.Join(t.TempDir(), "run.txt")
+		var out, errOut bytes.Buffer
+		if err := evalMain(context.Background(), append(append([]string{"--runs", runs}, flags...), extra...), &out, &errOut); err != nil {
+			t.Fatalf("eval %v: %v\n%s", extra, err, errOut.String())
+		}
+		b, err := os.ReadFile(runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(l); len(f) == 6 && f[0] == "q1" && f[3] == "1" {
+				return f[4]
+			}
+		}
+		t.Fatalf("eval %v: no top document for q1 in\n%s", extra, b)
+		return ""
+	}
+	def := topScore()
+	for _, extra := range [][]string{
+		{"--doc-score=false"},
+		{"--doc-idf=false"},
+		{"--bm25plus-delta", "1"},
+	} {
+		if got := topScore(extra...); got == def {
+			t.Errorf("%v: top score %s, the same as with the defaults", extra, got)
+		}
+	}
+	if got := topScore("--doc-score=true", "--doc-idf=true", "--bm25plus-delta", "0"); got != def {
+		t.Errorf("the defaults spelled out: top score %s, want %s", got, def)
 	}
 }

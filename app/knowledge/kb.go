@@ -43,6 +43,9 @@ type Config struct {
 	// Proximity configures term-proximity re-ranking (sequential
 	// dependence, proximity.go); off by default.
 	Proximity Proximity
+	// Scoring configures how term matches in chunks add up to a
+	// document's score (evidence.go).
+	Scoring Scoring
 	// Store persists documents, chunks and the index; nil keeps the
 	// knowledge base in memory only.
 	Store Store

@@ -40,6 +40,13 @@ type accum struct {
 	bestN, secondN      []int32
 	seen                []bool
 	dtouch              []int32
+
+	// Whole-document evidence (evidence.go), by document ordinal: one
+	// term's frequency summed over the chunks and in the title, the
+	// documents holding it, and the documents' scores and matched weight.
+	dtf, ttf, dscore, dmatched []float64
+	tdocs                      []docHit
+	dscoreTouch                []int32
 }
 
 var accumPool = sync.Pool{New: func() any { return new(accum) }}
@@ -63,6 +70,10 @@ func (a *accum) reset(chunks, docs int) {
 	a.bestN = grow(a.bestN, docs)
 	a.secondN = grow(a.secondN, docs)
 	a.seen = grow(a.seen, docs)
+	a.dtf = grow(a.dtf, docs)
+	a.ttf = grow(a.ttf, docs)
+	a.dscore = grow(a.dscore, docs)
+	a.dmatched = grow(a.dmatched, docs)
 }
 
 // clear zeroes what a query touched, even one that stopped half-way.
@@ -77,6 +88,14 @@ func (a *accum) clear() {
 		a.best[o], a.second[o], a.bonus[o], a.seen[o] = 0, 0, 0, false
 	}
 	a.dtouch = a.dtouch[:0]
+	for _, t := range a.tdocs {
+		a.dtf[t.ord], a.ttf[t.ord] = 0, 0
+	}
+	a.tdocs = a.tdocs[:0]
+	for _, o := range a.dscoreTouch {
+		a.dscore[o], a.dmatched[o] = 0, 0
+	}
+	a.dscoreTouch = a.dscoreTouch[:0]
 }
 
 // queryTerm is one term of a query and its weight: how often the term
@@ -189,6 +208,26 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 		}
 	}
 	ords := kb.ordinalDocs()
+	deleted := make([]*roaring.Bitmap, len(segs))
+	for i, ss := range segs {
+		if d := ss.Deleted(); d != nil && !d.IsEmpty() {
+			deleted[i] = d
+		}
+	}
+	scoring := kb.cfg.Scoring
+	// Document-level statistics, when anything needs them.
+	perDoc := scoring.documentScore() || scoring.documentIDF()
+	var parts []*docParts
+	liveDocs := 0
+	if perDoc {
+		parts = make([]*docParts, len(segs))
+		for i := range segs {
+			if parts[i], err = kb.documentParts(live[i], infos[i]); err != nil {
+				return nil, err
+			}
+			liveDocs += liveDocuments(parts[i], infos[i], deleted[i])
+		}
+	}
 
 	a := accumPool.Get().(*accum)
 	defer accumPool.Put(a)
@@ -201,13 +240,15 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 		into  []float64
 	}{{fieldBody, 1, a.body}, {fieldTitle, kb.cfg.TitleBoost, a.title}}
 	lists := make([]flatPostings, len(segs))
-	deleted := make([]*roaring.Bitmap, len(segs))
-	for i, ss := range segs {
-		if d := ss.Deleted(); d != nil && !d.IsEmpty() {
-			deleted[i] = d
-		}
+	// The title postings the whole-document score reads, by query term
+	// and segment, kept for the title field's own pass.
+	var titles [][]flatPostings
+	if perDoc && scoring.documentScore() {
+		titles = make([][]flatPostings, len(terms))
 	}
 	k1, b := search.BM25_k1, search.BM25_b
+	// BM25+'s δ on bleve's scale, whose tf part peaks at k1, not k1+1.
+	delta := scoring.Delta * k1 / (k1 + 1)
 	var lenNorm [512]float64 // k1·(1−b+b·len/avg) by field length, lazily
 	for _, f := range fields {
 		if err := ctx.Err(); err != nil {
@@ -221,16 +262,27 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 		if avgLen <= 0 {
 			continue
 		}
-		if stats != nil && f.name == fieldBody {
+		body := f.name == fieldBody
+		var docAvgLen float64
+		if body && perDoc && liveDocs > 0 {
+			// The same (bleve's) average, over documents.
+			docAvgLen = math.Ceil(float64(card) / float64(liveDocs))
+		}
+		if stats != nil && body {
 			stats.avgLen = avgLen
 			stats.idf = map[string]float64{}
 		}
 		clear(lenNorm[:])
-		for _, qt := range terms {
+		for ti, qt := range terms {
 			var df uint64
 			for i := range segs {
-				fp, err := postingsOf(live[i], f.name, qt.term)
-				if err != nil {
+				var fp flatPostings
+				if !body && titles != nil {
+					if titles[ti] == nil {
+						break // no chunk has the term
+					}
+					fp = titles[ti][i]
+				} else if fp, err = postingsOf(live[i], f.name, qt.term); err != nil {
 					return nil, err
 				}
 				lists[i] = fp
@@ -242,11 +294,29 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 			// bleve weighs each term query by its queryWeight (boost·idf,
 			// times a per-query constant), hence idf².
 			idf := math.Log(1 + (float64(docCount)-float64(df)+0.5)/(float64(df)+0.5))
-			if stats != nil && f.name == fieldBody {
+			var docIDF float64
+			if body && perDoc {
+				if titles != nil {
+					titles[ti] = make([]flatPostings, len(segs))
+				}
+				if err := a.documentFrequencies(live, infos, lists, deleted, titles, ti, qt.term); err != nil {
+					return nil, err
+				}
+				ddf := float64(len(a.tdocs))
+				docIDF = math.Log(1 + (float64(liveDocs)-ddf+0.5)/(ddf+0.5))
+				if scoring.documentIDF() {
+					idf = docIDF
+				}
+			}
+			if stats != nil && body {
 				stats.idf[qt.term] = idf
 			}
 			w := f.boost * idf * idf * qt.weight
 			m := qt.weight
+			var dl float64
+			if body {
+				dl = delta
+			}
 			for i := range segs {
 				fp, del := lists[i], deleted[i]
 				off := uint32(offsets[i])
@@ -274,9 +344,26 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 					if a.matched[n] == 0 {
 						a.ftouch = append(a.ftouch, n)
 					}
-					a.field[n] += w * tf * k1 / (tf + ln)
+					a.field[n] += w * (tf*k1/(tf+ln) + dl)
 					a.matched[n] += m
 				}
+			}
+			if body && perDoc {
+				// The whole document, scored by the same formula.
+				dw := docIDF * docIDF * qt.weight
+				for _, t := range a.tdocs {
+					tf := math.Sqrt(max(1, a.dtf[t.ord]-float64(parts[t.seg].repeats[t.local])*a.ttf[t.ord]))
+					if scoring.documentScore() {
+						ln := k1 * (1 - b + b*float64(parts[t.seg].length[t.local])/docAvgLen)
+						if a.dmatched[t.ord] == 0 {
+							a.dscoreTouch = append(a.dscoreTouch, t.ord)
+						}
+						a.dscore[t.ord] += dw * (tf*k1/(tf+ln) + delta)
+						a.dmatched[t.ord] += m
+					}
+					a.dtf[t.ord], a.ttf[t.ord] = 0, 0
+				}
+				a.tdocs = a.tdocs[:0]
 			}
 		}
 		// A field's score is scaled by the share of query clauses it
@@ -289,7 +376,8 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 	}
 
 	// A document ranks by its best chunk's body score plus its title
-	// bonus (the title is indexed with the first chunk only).
+	// bonus (the title is indexed with the first chunk only) and, unless
+	// off, its whole-document score (evidence.go).
 	for i := range segs {
 		info := infos[i]
 		for g := offsets[i]; g < offsets[i+1]; g++ {
@@ -314,6 +402,10 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 			}
 		}
 	}
+	// The whole document's score, with its own coord factor.
+	for _, o := range a.dscoreTouch {
+		a.bonus[o] += a.dscore[o] * a.dmatched[o] / clauses
+	}
 	h := &minHeap{}
 	for _, o := range a.dtouch {
 		sc := a.best[o] + a.bonus[o]
@@ -337,7 +429,54 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 	return out, nil
 }
 
-// rankedDoc is a document ranked by its best chunk.
+// docHit is a document matched by the current term: its ordinal and where
+// one of its chunks is (segment and local number), for its parts.
+type docHit struct {
+	ord   int32
+	seg   int32
+	local uint32
+}
+
+// documentFrequencies walks a term's body postings (lists) and gathers,
+// in a.tdocs, each live document holding it, with the term's frequency
+// summed over the document's chunks in a.dtf. With titles, it also reads
+// the term's title postings into titles[ti] and the term's frequency in
+// each document's title into a.ttf.
+func (a *accum) documentFrequencies(live []segment.Segment, infos []*segInfo, lists []flatPostings, deleted []*roaring.Bitmap, titles [][]flatPostings, ti int, term string) error {
+	for i := range lists {
+		info, del := infos[i], deleted[i]
+		fp := lists[i]
+		for j, d := range fp.doc {
+			if del != nil && del.Contains(d) {
+				continue
+			}
+			o := info.ord[d]
+			if a.dtf[o] == 0 {
+				a.tdocs = append(a.tdocs, docHit{o, int32(i), d})
+			}
+			a.dtf[o] += float64(fp.tf[j])
+		}
+		if titles == nil {
+			continue
+		}
+		tp, err := postingsOf(live[i], fieldTitle, term)
+		if err != nil {
+			return err
+		}
+		titles[ti][i] = tp
+		for j, d := range tp.doc {
+			if del != nil && del.Contains(d) {
+				continue
+			}
+			if o := info.ord[d]; a.dtf[o] > 0 {
+				a.ttf[o] = float64(tp.tf[j])
+			}
+		}
+	}
+	return nil
+}
+
+// rankedDoc is a ranked document and its best chunk.
 type rankedDoc struct {
 	docID string
 	chunk int
@@ -355,6 +494,8 @@ type rankedDoc struct {
 type segInfo struct {
 	ord []int32
 	n   []int32
+	// parts, computed on first need, are the whole-document facts.
+	parts *docParts
 }
 
 // flatPostings is one term's postings in one segment field: ascending

@@ -42,6 +42,8 @@ func run() error {
 	rm3 := flag.Bool("rm3", true, "pseudo-relevance feedback (RM3) for short queries")
 	rm3Max := flag.Int("rm3-max-terms", 0, "RM3 only for queries of at most this many terms (0: the default; -1: every query)")
 	prox := flag.Bool("proximity", false, "term-proximity re-ranking")
+	docScore := flag.Bool("doc-score", true, "add the whole document's score to its best chunk's (false: best chunk only)")
+	docIDF := flag.Bool("doc-idf", true, "idf counted over documents (false: over chunks)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to this file (native runs)")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -67,7 +69,8 @@ func run() error {
 	// in for IndexedDB so the snapshot work is part of the measurement.
 	store := knowledge.NewMemStore()
 	cfg := knowledge.Config{Store: store, TitleBoost: *boost, BatchSize: *batch,
-		Feedback: knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max}, Proximity: knowledge.Proximity{On: *prox}}
+		Feedback: knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max}, Proximity: knowledge.Proximity{On: *prox},
+		Scoring: knowledge.Scoring{ChunkOnly: !*docScore, ChunkIDF: !*docIDF}}
 	kb, err := knowledge.New(cfg)
 	if err != nil {
 		return err

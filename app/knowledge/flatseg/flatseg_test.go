@@ -1310,3 +1310,38 @@ func TestBuild_TwiceIsAnError(t *testing.T) {
 		t.Errorf("second Build = %v, %v; want an error", s, err)
 	}
 }
+
+func TestSegment_Lengths_AreEachDocumentsFieldLengthBuiltOrDecoded(t *testing.T) {
+	b := flatseg.NewBuilder()
+	b.AddDocument("a")
+	b.AddField("body", 7, []flatseg.Term{{Key: "x", ID: -1, Freq: 7}})
+	b.AddField("title", 2, []flatseg.Term{{Key: "y", ID: -1, Freq: 2}})
+	b.AddDocument("b")
+	b.AddField("body", 3, []flatseg.Term{{Key: "x", ID: -1, Freq: 1}, {Key: "z", ID: -1, Freq: 2}})
+	built, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := built.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := flatseg.Decode(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*flatseg.Segment{"built": built, "decoded": decoded} {
+		for _, tt := range []struct {
+			field string
+			want  []uint32
+		}{
+			{"body", []uint32{7, 3}},
+			{"title", []uint32{2, 0}},
+			{"missing", nil},
+		} {
+			if got := s.Lengths(tt.field); !slices.Equal(got, tt.want) {
+				t.Errorf("%s: Lengths(%q) = %v, want %v", name, tt.field, got, tt.want)
+			}
+		}
+	}
+}

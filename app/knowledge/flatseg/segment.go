@@ -104,6 +104,16 @@ func (s *Segment) Postings(name, term string) (docs, freqs, lens []uint32) {
 	return docs, freqs, f.lens
 }
 
+// Lengths returns the named field's length in terms by document number
+// (zero where a document lacks the field), or nil if no document of the
+// segment has it. The slice belongs to the segment: read, never write.
+func (s *Segment) Lengths(name string) []uint32 {
+	if i := s.find(name); i >= 0 {
+		return s.fields[i].lens
+	}
+	return nil
+}
+
 // DocFreq is how many documents of the segment hold term in the named
 // field, deleted ones included, without decoding the postings: what a
 // ranker asks of many candidate terms (pseudo-relevance feedback) before
