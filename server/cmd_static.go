@@ -16,9 +16,11 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"tinyrag/app/embed"
 	"tinyrag/app/siteconfig"
 	"tinyrag/app/ui"
 	"tinyrag/server/compress"
+	"tinyrag/server/envconf"
 )
 
 func init() {
@@ -38,6 +40,7 @@ type staticOptions struct {
 	llmModel   string
 	proxy      string
 	connectSrc string
+	embed      embed.Policy
 }
 
 // staticConnectSrc lets a visitor's browser reach a model on this
@@ -59,6 +62,17 @@ func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fl.StringVar(&o.llmModel, "model", "", "preset model name")
 	fl.StringVar(&o.proxy, "proxy", "", "origin of a tinyRAG server to use as proxy for the model and the web tools")
 	fl.StringVar(&o.connectSrc, "csp-connect", staticConnectSrc, "origins the page may connect to, CSP syntax")
+	fl.Func("embed-origins", "pages that may embed the app with embed.js, as origins like https://docs.example.org, comma-separated; repeatable. A static host cannot send frame-ancestors: the app checks its embedding page itself", func(v string) error {
+		for _, s := range envconf.SplitList(v) {
+			n, err := embed.NormalizeOrigin(s)
+			if err != nil {
+				return err
+			}
+			o.embed.Origins = append(o.embed.Origins, n)
+		}
+		return nil
+	})
+	fl.BoolVar(&o.embed.HostSubmit, "embed-host-submit", false, "let embedding pages submit questions themselves; off, a host's question waits in the composer for the visitor")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -72,6 +86,9 @@ func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	o.base = base
 	cfg := siteconfig.Config{Proxy: strings.TrimRight(o.proxy, "/")}
+	if len(o.embed.Origins) > 0 || o.embed.HostSubmit {
+		cfg.Embed = &o.embed
+	}
 	if o.llmURL != "" {
 		cfg.LLM = &siteconfig.LLM{BaseURL: o.llmURL, Model: o.llmModel}
 	}
@@ -133,14 +150,27 @@ func writeStatic(o staticOptions, assets *staticAssets, bs []siteBundle, cfgJSON
 	if err := app.GenerateStaticWebsite(o.out, h); err != nil {
 		return fmt.Errorf("generate static pages: %w", err)
 	}
-	if err := insertCSP(filepath.Join(o.out, "index.html"), cspDirectives(o.connectSrc)); err != nil {
-		return err
+	pages := []string{"index.html"}
+	// The compact view for embed.js, once the app routes it: go-app
+	// writes it as a file named "embed"; a copy as embed.html serves the
+	// hosts that map /embed to embed.html or that need the extension to
+	// send text/html.
+	if b, err := os.ReadFile(filepath.Join(o.out, "embed")); err == nil {
+		if err := os.WriteFile(filepath.Join(o.out, "embed.html"), b, 0o644); err != nil {
+			return err
+		}
+		pages = append(pages, "embed", "embed.html")
+	}
+	for _, p := range pages {
+		if err := insertCSP(filepath.Join(o.out, p), cspDirectives(o.connectSrc)); err != nil {
+			return err
+		}
 	}
 	if err := fixManifest(filepath.Join(o.out, "manifest.webmanifest"), o.base); err != nil {
 		return err
 	}
 	// go-app wrote the pages and scripts; compress them in place.
-	for _, name := range []string{"index.html", "app.js", "app-worker.js", "wasm_exec.js", "app.css", "manifest.webmanifest"} {
+	for _, name := range append(pages, "app.js", "app-worker.js", "wasm_exec.js", "app.css", "manifest.webmanifest") {
 		p := filepath.Join(o.out, name)
 		b, err := os.ReadFile(p)
 		if err != nil {
