@@ -156,7 +156,9 @@ iframe { border: 0; width: 100%; flex: 1; background: var(--bg); color-scheme: n
       build();
       if (open) return;
       open = true;
-      lastFocus = document.activeElement;
+      // Inside the closed root the page sees only the shadow host; the
+      // root knows whether it was the launcher.
+      lastFocus = root.activeElement || document.activeElement;
       panel.classList.add('open');
       launcher.setAttribute('aria-expanded', 'true');
       document.addEventListener('keydown', onKey, true);
