@@ -195,6 +195,17 @@ func openHost(t *testing.T, b *browser, url string) {
 		`document.readyState === "complete" && !!window.tinyRAG && !!document.querySelector("[data-tinyrag-embed]")`)
 }
 
+// newDevice is a browser of that size; below 600 px wide, a phone (the
+// desktop window has a minimum width, and a phone reports itself mobile).
+func newDevice(t *testing.T, width, height int) *browser {
+	t.Helper()
+	b := newBrowser(t, width, height)
+	if width < 600 {
+		b.do(t, 10*time.Second, "emulate a phone", chromedp.EmulateViewport(int64(width), int64(height), chromedp.EmulateMobile))
+	}
+	return b
+}
+
 // clickLauncher clicks where the launcher is drawn: 56 px round, 20 px
 // from the bottom-right corner. It lives in a closed shadow root, so a
 // click at its place is how a test (and a visitor) reaches it.
@@ -307,7 +318,7 @@ func TestEmbed_HostLayoutAndScrollUnchangedByOpenAndClose(t *testing.T) {
 		{"phone", 390, 844},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newBrowser(t, tc.width, tc.height)
+			b := newDevice(t, tc.width, tc.height)
 			openHost(t, b, host.URL+"/")
 			eval[bool](t, b, `(window.scrollTo(0, 600), true)`)
 			before := eval[string](t, b, layout)
@@ -644,7 +655,7 @@ func TestEmbed_Screenshots(t *testing.T) {
 	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
 		for _, scheme := range []string{"light", "dark"} {
 			t.Run(dev.name+"-"+scheme, func(t *testing.T) {
-				b := newBrowser(t, dev.w, dev.h)
+				b := newDevice(t, dev.w, dev.h)
 				reqs := watchRequests(t, b)
 				if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
