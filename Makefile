@@ -67,7 +67,7 @@ test-e2e: build e2e-deps
 
 size: wasm
 	@printf "%-14s %12s %12s %12s\n" file raw gzip brotli
-	@for f in $(WEB_OUT)/*.wasm; do \
+	@for f in $(WEB_OUT)/*.wasm assets/embed.js; do \
 	  $(GO) run ./server/precompress -cache bin/brcache -brotli-wasm $(BROTLI_WASM) -size $$f; \
 	done
 

@@ -78,7 +78,11 @@ iframe { border: 0; width: 100%; flex: 1; background: var(--bg); color-scheme: n
   launcher.setAttribute('aria-expanded', 'false');
   launcher.setAttribute('aria-haspopup', 'dialog');
   launcher.title = title;
-  launcher.innerHTML = '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z"/></svg>';
+  // A speech bubble; a chevron pointing at the panel while it is open.
+  const icon = (d) => '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="' + d + '"/></svg>';
+  const bubble = icon('M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z');
+  const chevron = icon('M6 9l6 6 6-6');
+  launcher.innerHTML = bubble;
   root.append(style, wrap);
   wrap.append(launcher);
 
@@ -156,9 +160,12 @@ iframe { border: 0; width: 100%; flex: 1; background: var(--bg); color-scheme: n
       build();
       if (open) return;
       open = true;
-      lastFocus = document.activeElement;
+      // Inside the closed root the page sees only the shadow host; the
+      // root knows whether it was the launcher.
+      lastFocus = root.activeElement || document.activeElement;
       panel.classList.add('open');
       launcher.setAttribute('aria-expanded', 'true');
+      launcher.innerHTML = chevron;
       document.addEventListener('keydown', onKey, true);
       frame.focus({ preventScroll: true });
       emit('open', { v: V, type: 'open' });
@@ -168,6 +175,7 @@ iframe { border: 0; width: 100%; flex: 1; background: var(--bg); color-scheme: n
       open = false;
       panel.classList.remove('open');
       launcher.setAttribute('aria-expanded', 'false');
+      launcher.innerHTML = bubble;
       document.removeEventListener('keydown', onKey, true);
       const back = lastFocus && lastFocus.isConnected && lastFocus !== document.body ? lastFocus : launcher;
       back.focus({ preventScroll: true });

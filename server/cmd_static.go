@@ -14,9 +14,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"tinyrag/app/embed"
 	"tinyrag/app/siteconfig"
 	"tinyrag/app/ui"
 	"tinyrag/server/compress"
+	"tinyrag/server/envconf"
 )
 
 func init() {
@@ -36,6 +38,7 @@ type staticOptions struct {
 	llmModel   string
 	proxy      string
 	connectSrc string
+	embed      embed.Policy
 }
 
 // staticConnectSrc lets a visitor's browser reach a model on this
@@ -57,6 +60,17 @@ func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fl.StringVar(&o.llmModel, "model", "", "preset model name")
 	fl.StringVar(&o.proxy, "proxy", "", "origin of a tinyRAG server to use as proxy for the model and the web tools")
 	fl.StringVar(&o.connectSrc, "csp-connect", staticConnectSrc, "origins the page may connect to, CSP syntax")
+	fl.Func("embed-origins", "pages that may embed the app with embed.js, as origins like https://docs.example.org, comma-separated; repeatable. A static host cannot send frame-ancestors: the app checks its embedding page itself", func(v string) error {
+		for _, s := range envconf.SplitList(v) {
+			n, err := embed.NormalizeOrigin(s)
+			if err != nil {
+				return err
+			}
+			o.embed.Origins = append(o.embed.Origins, n)
+		}
+		return nil
+	})
+	fl.BoolVar(&o.embed.HostSubmit, "embed-host-submit", false, "let embedding pages submit questions themselves; off, a host's question waits in the composer for the visitor")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -70,6 +84,9 @@ func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	o.base = base
 	cfg := siteconfig.Config{Proxy: strings.TrimRight(o.proxy, "/")}
+	if len(o.embed.Origins) > 0 || o.embed.HostSubmit {
+		cfg.Embed = &o.embed
+	}
 	if o.llmURL != "" {
 		cfg.LLM = &siteconfig.LLM{BaseURL: o.llmURL, Model: o.llmModel}
 	}
@@ -139,6 +156,18 @@ func writeStatic(o staticOptions, assets *staticAssets, bs []siteBundle, cfgJSON
 	for path, b := range p.generated {
 		files[strings.TrimPrefix(path, "/")] = b
 	}
+	// The compact view embed.js opens (/embed): the same app, prerendered
+	// for that route. Written as "embed" and as "embed.html", for hosts
+	// that map /embed to embed.html or need the extension to send
+	// text/html.
+	embedPage, err := renderPage(p.handler, ui.EmbedPath)
+	if err != nil {
+		return fmt.Errorf("static site: %w", err)
+	}
+	if embedPage, err = insertCSP(embedPage, csp); err != nil {
+		return fmt.Errorf("static site: %w", err)
+	}
+	files["embed"], files["embed.html"] = embedPage, embedPage
 	for name, b := range files {
 		if err := compress.WriteFile(filepath.Join(o.out, name), b, compress.DefaultBrotli); err != nil {
 			return err

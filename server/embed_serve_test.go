@@ -121,3 +121,11 @@ func TestServer_NoEmbedOriginsFramedBySelfOnly(t *testing.T) {
 		t.Errorf("tinyrag.json names an embed policy nobody configured: %s", w.Body.String())
 	}
 }
+
+func TestStatic_RefusesAnEmbedOriginThatIsNotOne(t *testing.T) {
+	var stderr strings.Builder
+	err := staticCommand(context.Background(), []string{"-o", t.TempDir(), "--embed-origins", "https://docs.example.org/guide"}, io.Discard, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "not an origin") {
+		t.Fatalf("err %v", err)
+	}
+}

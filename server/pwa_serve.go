@@ -215,3 +215,13 @@ func (p *builtPWA) mount(mux *http.ServeMux) {
 	})
 	mux.Handle("/", p.handler)
 }
+
+// renderPage asks go-app for the app's page at path, as a browser would.
+func renderPage(h *app.Handler, path string) ([]byte, error) {
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+	if w.Code != http.StatusOK {
+		return nil, fmt.Errorf("rendering %s: HTTP %d", path, w.Code)
+	}
+	return w.Body.Bytes(), nil
+}

@@ -15,7 +15,10 @@ type Chat interface {
 	// question goes into the composer and waits for the visitor to send
 	// it (the site did not allow host submit).
 	Ask(question string, submit bool) error
-	// AddDocuments imports texts into this embedding's knowledge base.
+	// AddDocuments imports texts into this embedding's knowledge base
+	// and returns once they are searchable (or failed). The bridge hands
+	// the host's messages over one at a time, in order, so an ask that
+	// follows an add_documents is answered with those documents.
 	AddDocuments(docs []Document) error
 	// SetContext sets (or, with "", clears) text about the host page
 	// that the next questions are asked with.

@@ -26,6 +26,9 @@ type Composer struct {
 	app.Compo
 	Ctrl *Controller
 	Lang string
+	// Note is said after the privacy line (the embedded view names the
+	// page that hears its answers).
+	Note string
 
 	draft  string
 	status Status
@@ -152,7 +155,11 @@ func (c *Composer) renderHint() app.UI {
 	case !c.status.Ready:
 		return app.P().Class("composer-hint").ID("privacy-hint").Text(T(l, "starting") + " " + PrivacyHint(l, c.model))
 	}
-	return app.P().Class("composer-hint").ID("privacy-hint").Text(PrivacyHint(l, c.model))
+	hint := PrivacyHint(l, c.model)
+	if c.Note != "" {
+		hint += " " + c.Note
+	}
+	return app.P().Class("composer-hint").ID("privacy-hint").Text(hint)
 }
 
 // PrivacyHint says what leaves the browser when one asks, and where it

@@ -110,9 +110,12 @@ func (c *Controller) ImportText(title, text string) error {
 
 // ImportDocuments adds texts handed over whole (by an embedding page):
 // each with its title and, as its source, its URL. Blank texts are left
-// out and listed.
-func (c *Controller) ImportDocuments(ins []knowledge.Input) bool {
-	return c.importInputs(func(context.Context) ([]knowledge.Input, []string, error) {
+// out and listed. It waits until the documents are searchable, so a
+// question asked next finds them; ErrImportBusy if an import runs or the
+// app is still starting.
+func (c *Controller) ImportDocuments(ctx context.Context, ins []knowledge.Input) error {
+	done := make(chan error, 1)
+	started := c.importThen(func(context.Context) ([]knowledge.Input, []string, error) {
 		var keep []knowledge.Input
 		var skipped []string
 		for _, in := range ins {
@@ -123,8 +126,20 @@ func (c *Controller) ImportDocuments(ins []knowledge.Input) bool {
 			keep = append(keep, in)
 		}
 		return keep, skipped, nil
-	})
+	}, func(err error) { done <- err })
+	if !started {
+		return ErrImportBusy
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
+
+// ErrImportBusy: an import is running already, or the app is starting.
+var ErrImportBusy = errors.New("an import is still running or tinyRAG is still starting; add the documents again in a moment")
 
 // ImportURL imports a web address through the server's fetch proxy.
 func (c *Controller) ImportURL(raw string) bool {
@@ -175,6 +190,12 @@ func (c *Controller) wikiConfig() web.WikiConfig {
 // batches with published progress. It reports false when an import is
 // already running.
 func (c *Controller) importInputs(gather gatherFunc) bool {
+	return c.importThen(gather, nil)
+}
+
+// importThen is importInputs that calls done, if not nil, once the import
+// has ended with its outcome: the documents are searchable by then.
+func (c *Controller) importThen(gather gatherFunc, done func(error)) bool {
 	kb, l, ok := c.beginImport()
 	if !ok {
 		return false
@@ -210,6 +231,12 @@ func (c *Controller) importInputs(gather gatherFunc) bool {
 		}
 		c.unlock(stateKnowledge)
 		c.searchAgain()
+		if done != nil {
+			if err == nil && len(skipped) > 0 {
+				err = errors.New(strings.Join(skipped, "; "))
+			}
+			done(err)
+		}
 	})
 	return true
 }

@@ -90,10 +90,9 @@ func (h hostChat) AddDocuments(docs []embed.Document) error {
 		}
 		ins[i] = knowledge.Input{Title: d.Title, Source: src, Type: "text", Text: d.Text}
 	}
-	if !h.ctrl.ImportDocuments(ins) {
-		return errors.New("an import is still running; add the documents again when it is done")
-	}
-	return nil
+	// The bridge hands over one message at a time: waiting here makes an
+	// ask that follows find the documents.
+	return h.ctrl.ImportDocuments(context.Background(), ins)
 }
 
 // SetContext implements embed.Chat.

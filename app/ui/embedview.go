@@ -65,6 +65,9 @@ type EmbedView struct {
 	// browser entry point gives app/embed's Listen); nil or an error (the
 	// view opened as a page of its own): no host to talk to.
 	Listen func(chat embed.Chat) (*embed.Bridge, error)
+	// HostOrigin is the embedding page's origin, which hears the answers
+	// (the visitor is told so under the composer).
+	HostOrigin string
 	// Refused says why the view must not run here (the page around it is
 	// not allowed to embed it); the view then shows that, opens no
 	// storage and talks to nobody.
@@ -74,6 +77,8 @@ type EmbedView struct {
 	status   Status
 	model    ModelState
 	thread   Thread
+
+	listening bool
 }
 
 // OnMount starts the controller and observes what the frame shows.
@@ -86,12 +91,24 @@ func (e *EmbedView) OnMount(ctx app.Context) {
 		return
 	}
 	startRoot(ctx, e.Ctrl, &e.settings, e.adjust)
-	ctx.ObserveState(stateStatus, &e.status).OnChange(func() { signalReady(e.status) })
+	ctx.ObserveState(stateStatus, &e.status).OnChange(func() {
+		signalReady(e.status)
+		if e.status.Ready {
+			// Listening says "ready" to the host, which then sends what it
+			// queued: only once the stores are open can they be served.
+			e.listen(ctx)
+		}
+	})
 	ctx.ObserveState(stateModel, &e.model)
 	guardDialogEscape()
-	if e.Listen == nil || e.Host == nil {
+}
+
+// listen starts the bridge to the embedding page, once.
+func (e *EmbedView) listen(ctx app.Context) {
+	if e.listening || e.Listen == nil || e.Host == nil {
 		return
 	}
+	e.listening = true
 	b, err := e.Listen(hostChat{ctrl: e.Ctrl, ctx: ctx})
 	if err != nil {
 		app.Log("tinyRAG embed: " + err.Error())
@@ -148,6 +165,14 @@ func (e *EmbedView) adjust(s *Settings) {
 	}
 }
 
+// hostNote tells the visitor that the embedding page hears the answers.
+func (e *EmbedView) hostNote(lang string) string {
+	if e.HostOrigin == "" {
+		return ""
+	}
+	return sprintf(T(lang, "embed_note"), e.HostOrigin)
+}
+
 // Render implements app.Composer.
 func (e *EmbedView) Render() app.UI {
 	shown := e.settings
@@ -175,7 +200,7 @@ func (e *EmbedView) Render() app.UI {
 		Attr("data-llm", llm).Attr("data-net", string(e.model.Net)).Body(
 		app.Main().Class("main").Aria("label", T(l, "conversation")).Body(
 			&ThreadView{Ctrl: e.Ctrl, Lang: l, AllowRun: e.Ctrl.CanRunGo(e.settings), Greeting: greeting},
-			&Composer{Ctrl: e.Ctrl, Lang: l},
+			&Composer{Ctrl: e.Ctrl, Lang: l, Note: e.hostNote(l)},
 		),
 		&CitationDialog{Ctrl: e.Ctrl, Lang: l},
 	)

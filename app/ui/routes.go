@@ -22,6 +22,8 @@ type Pages struct {
 	EmbedListen func(embed.Chat) (*embed.Bridge, error)
 	// EmbedRefused says why the embedded view must not run here.
 	EmbedRefused string
+	// EmbedOrigin is the page that embeds the view ("" when none does).
+	EmbedOrigin string
 }
 
 // EmbedPath is the compact view's route, under the app's base path.
@@ -36,6 +38,6 @@ func Routes() { RoutesFor(Pages{}) }
 func RoutesFor(p Pages) {
 	app.Route("/", func() app.Composer { return &App{Ctrl: p.App} })
 	app.Route(EmbedPath, func() app.Composer {
-		return &EmbedView{Ctrl: p.Embed, Opts: p.EmbedOpts, Host: p.EmbedHost, Listen: p.EmbedListen, Refused: p.EmbedRefused}
+		return &EmbedView{Ctrl: p.Embed, Opts: p.EmbedOpts, Host: p.EmbedHost, Listen: p.EmbedListen, Refused: p.EmbedRefused, HostOrigin: p.EmbedOrigin}
 	})
 }

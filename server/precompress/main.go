@@ -111,9 +111,17 @@ func printSize(path string) error {
 	if err != nil {
 		return err
 	}
-	mb := func(n int) string { return fmt.Sprintf("%.2f MB", float64(n)/1e6) }
-	fmt.Printf("%-14s %12s %12s %12s\n", filepath.Base(path), mb(len(b)), mb(len(gz)), mb(len(br)))
+	fmt.Printf("%-14s %12s %12s %12s\n", filepath.Base(path), humanSize(len(b)), humanSize(len(gz)), humanSize(len(br)))
 	return nil
+}
+
+// humanSize writes a byte count in MB, or in KB below one MB, where the
+// wasm sizes' two decimals would hide a small script's size (embed.js).
+func humanSize(n int) string {
+	if n < 1e6 {
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.2f MB", float64(n)/1e6)
 }
 
 // variants returns the gzip and brotli variants of b, the contents of

@@ -93,6 +93,7 @@ func embedPages(deps ui.Deps, q url.Values) ui.Pages {
 	deps.Observer = p.EmbedHost
 	p.Embed = ui.NewController(deps)
 	if embedder != "" {
+		p.EmbedOrigin = embedder
 		p.EmbedListen = func(chat embed.Chat) (*embed.Bridge, error) { return embed.Listen(embedder, policy, chat) }
 	}
 	return p
