@@ -156,18 +156,10 @@ func writeStatic(o staticOptions, assets *staticAssets, bs []siteBundle, cfgJSON
 	for path, b := range p.generated {
 		files[strings.TrimPrefix(path, "/")] = b
 	}
-	// The compact view embed.js opens (/embed): the same app, prerendered
-	// for that route. Written as "embed" and as "embed.html", for hosts
-	// that map /embed to embed.html or need the extension to send
-	// text/html.
-	embedPage, err := renderPage(p.handler, ui.EmbedPath)
-	if err != nil {
-		return fmt.Errorf("static site: %w", err)
-	}
-	if embedPage, err = insertCSP(embedPage, csp); err != nil {
-		return fmt.Errorf("static site: %w", err)
-	}
-	files["embed"], files["embed.html"] = embedPage, embedPage
+	// The compact view embed.js opens is written as "embed" (its bytes
+	// are in the worker's list) and as "embed.html", for hosts that map
+	// /embed to embed.html or need the extension to send text/html.
+	files["embed.html"] = p.generated[embedPage]
 	for name, b := range files {
 		if err := compress.WriteFile(filepath.Join(o.out, name), b, compress.DefaultBrotli); err != nil {
 			return err

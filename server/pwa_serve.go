@@ -12,6 +12,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"golang.org/x/net/html"
 
+	"tinyrag/app/ui"
 	"tinyrag/server/pwa"
 )
 
@@ -69,8 +70,15 @@ func appHandler(res app.ResourceResolver, version string, head []string) *app.Ha
 }
 
 // generatedFiles are the files go-app makes rather than serves from
-// /web/; the service worker stores them with the assets.
-var generatedFiles = []string{"/", "/app.js", "/wasm_exec.js", "/app.css"}
+// /web/; the service worker stores them with the assets. The embedded
+// view's page (/embed) is one of them, so an embed works offline too.
+var generatedFiles = []string{"/", embedPage, "/app.js", "/wasm_exec.js", "/app.css"}
+
+// embedPage is the embedded view's page (ui.EmbedPath).
+const embedPage = ui.EmbedPath
+
+// isPage reports whether a generated file is an HTML page of the app.
+func isPage(path string) bool { return path == "/" || path == embedPage }
 
 // loadedOnFirstUse are the assets the page fetches only when a feature is
 // first used, each megabytes of wasm. A first install of the worker leaves
@@ -109,11 +117,12 @@ func buildPWA(assets *staticAssets, res app.ResourceResolver, release string, fi
 	}
 	static = append(static, pwa.NewAsset("manifest.webmanifest", manifest))
 
-	_, placeholderPage, placeholder, err := renderGenerated(appHandler(res, "version", nil), finishPage)
+	placeholderFiles, placeholderPage, placeholder, err := renderGenerated(appHandler(res, "version", nil), finishPage)
 	if err != nil {
 		return nil, err
 	}
-	version := pwa.Version(append(stable(placeholder, placeholderPage), static...), release)
+	placeholderFiles["/"] = placeholderPage
+	version := pwa.Version(append(stable(placeholder, placeholderFiles), static...), release)
 	h := appHandler(res, version, nil)
 	generated, page, sums, err := renderGenerated(h, finishPage)
 	if err != nil {
@@ -144,13 +153,13 @@ func renderGenerated(h *app.Handler, finishPage func([]byte) ([]byte, error)) (m
 			return nil, nil, nil, fmt.Errorf("rendering %s for the service worker: HTTP %d", p, w.Code)
 		}
 		body := w.Body.Bytes()
-		if p == "/" {
-			if finishPage != nil {
-				var err error
-				if body, err = finishPage(body); err != nil {
-					return nil, nil, nil, err
-				}
+		if isPage(p) && finishPage != nil {
+			var err error
+			if body, err = finishPage(body); err != nil {
+				return nil, nil, nil, err
 			}
+		}
+		if p == "/" {
 			page = body
 		} else {
 			files[p] = body
@@ -160,14 +169,15 @@ func renderGenerated(h *app.Handler, finishPage func([]byte) ([]byte, error)) (m
 	return files, page, sums, nil
 }
 
-// stable replaces the page's checksum by one of its canonical form
+// stable replaces the pages' checksums by ones of their canonical form
 // (attributes sorted), so that the version, computed from these, is the
-// same for every start of the same build.
-func stable(assets []pwa.Asset, page []byte) []pwa.Asset {
+// same for every start of the same build. files holds the generated
+// files by URL path, "/" included.
+func stable(assets []pwa.Asset, files map[string][]byte) []pwa.Asset {
 	out := append([]pwa.Asset(nil), assets...)
 	for i := range out {
-		if out[i].Path == "" {
-			out[i].SHA256 = pwa.Sum(canonicalHTML(page))
+		if p := "/" + out[i].Path; isPage(p) {
+			out[i].SHA256 = pwa.Sum(canonicalHTML(files[p]))
 		}
 	}
 	return out
@@ -213,6 +223,9 @@ func (p *builtPWA) mount(mux *http.ServeMux) {
 		}
 		page(w, r)
 	})
+	// The embedded view's page, as hashed for the worker; its own
+	// frame-ancestors come from the security headers around the mux.
+	mux.Handle("GET "+embedPage, serve("text/html; charset=utf-8", p.generated[embedPage]))
 	mux.Handle("/", p.handler)
 }
 

@@ -751,3 +751,30 @@ func shot(t *testing.T, b *browser, name string) {
 		t.Fatal(err)
 	}
 }
+
+// The embedded view's page is kept by the service worker like the full
+// app's: after one visit it starts and answers with the network off.
+func TestEmbed_ViewStartsAndAnswersOfflineAfterOneVisit(t *testing.T) {
+	srv := startServer(t, "--llm-probe=false")
+	b := newBrowser(t, 420, 700)
+	const page = "/embed?greeting=Hello+offline+reader&theme=light"
+	b.do(t, 60*time.Second, "open the embedded view", chromedp.Navigate(srv.URL+page),
+		chromedp.WaitVisible(`#shell[data-ready="true"]`))
+	waitWorker(t, b)
+
+	setNetwork(t, b, true, 0, 0)
+	b.do(t, 60*time.Second, "reload offline", chromedp.Navigate(srv.URL+page),
+		chromedp.WaitVisible(`#shell[data-ready="true"]`))
+	if g := eval[string](t, b, `document.getElementById("greeting").innerText`); g != "Hello offline reader" {
+		t.Errorf("greeting offline = %q", g)
+	}
+	if eval[bool](t, b, `!!document.querySelector("aside")`) {
+		t.Error("offline, the embed URL shows the full app, not the embedded view")
+	}
+	ask(t, b, "3 * (17 + 5) / 2")
+	waitJS(t, b, 30*time.Second, "answered offline by the calculator", lastAnswer+`.includes("33")`)
+	if !eval[bool](t, b, `!!document.querySelector(".msg.assistant .xml-tool-card[data-tool='calculate']")`) {
+		t.Errorf("no calculate card in the offline answer: %s", eval[string](t, b, `document.querySelector(".msg.assistant").innerHTML.slice(0, 400)`))
+	}
+	b.screenshot(t, "embed-offline")
+}
