@@ -110,6 +110,11 @@ iframe { border: 0; width: 100%; flex: 1; background: var(--bg); color-scheme: n
     for (const k of ['greeting', 'bundles', 'lang']) if (data[k]) src.searchParams.set(k, data[k]);
     src.searchParams.set('theme', theme());
     frame.src = src.href;
+    // A reload of the app (an update) starts it afresh: hold the host's
+    // messages again until it says ready. (The app says ready only after
+    // its wasm has started, well after its page's load event.)
+    let loads = 0;
+    frame.addEventListener('load', () => { if (loads++ > 0) ready = false; });
     frame.allow = 'clipboard-write';
     panel.append(bar, frame);
     wrap.insertBefore(panel, launcher);
