@@ -18,7 +18,6 @@ import (
 	"tinyrag/app/siteconfig"
 	"tinyrag/app/ui"
 	"tinyrag/server/compress"
-	"tinyrag/server/envconf"
 )
 
 func init() {
@@ -61,14 +60,7 @@ func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fl.StringVar(&o.proxy, "proxy", "", "origin of a tinyRAG server to use as proxy for the model and the web tools")
 	fl.StringVar(&o.connectSrc, "csp-connect", staticConnectSrc, "origins the page may connect to, CSP syntax")
 	fl.Func("embed-origins", "pages that may embed the app with embed.js, as origins like https://docs.example.org, comma-separated; repeatable. A static host cannot send frame-ancestors: the app checks its embedding page itself", func(v string) error {
-		for _, s := range envconf.SplitList(v) {
-			n, err := embed.NormalizeOrigin(s)
-			if err != nil {
-				return err
-			}
-			o.embed.Origins = append(o.embed.Origins, n)
-		}
-		return nil
+		return appendOrigins(&o.embed.Origins, v)
 	})
 	fl.BoolVar(&o.embed.HostSubmit, "embed-host-submit", false, "let embedding pages submit questions themselves; off, a host's question waits in the composer for the visitor")
 	if err := fl.Parse(args); err != nil {

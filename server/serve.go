@@ -123,14 +123,7 @@ func parseServeFlags(args []string, getenv func(string) string) (serveOptions, e
 			if fromEnv {
 				o.embed.Origins, fromEnv = nil, false
 			}
-			for _, s := range envconf.SplitList(v) {
-				n, err := tinyembed.NormalizeOrigin(s)
-				if err != nil {
-					return err
-				}
-				o.embed.Origins = append(o.embed.Origins, n)
-			}
-			return nil
+			return appendOrigins(&o.embed.Origins, v)
 		})
 	fs.BoolVar(&o.embed.HostSubmit, "embed-host-submit", env.Bool("TINYRAG_EMBED_HOST_SUBMIT", false),
 		"let embedding pages submit questions themselves; off, a host's question waits in the composer for the visitor (env TINYRAG_EMBED_HOST_SUBMIT)")
@@ -250,4 +243,18 @@ func securityHeaders(next http.Handler, policy, embedPolicy string) http.Handler
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
 		next.ServeHTTP(w, r)
 	})
+}
+
+// appendOrigins adds the comma-separated origins in v to list, each
+// normalized; the first that is not an exact origin is the error. serve
+// and static read --embed-origins with it.
+func appendOrigins(list *[]string, v string) error {
+	for _, s := range envconf.SplitList(v) {
+		n, err := tinyembed.NormalizeOrigin(s)
+		if err != nil {
+			return err
+		}
+		*list = append(*list, n)
+	}
+	return nil
 }
