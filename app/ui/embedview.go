@@ -3,6 +3,7 @@ package ui
 import (
 	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -191,7 +192,7 @@ func (e *EmbedView) Render() app.UI {
 			app.Main().Class("main").Body(
 				app.Section().Class("banner").ID("embed-refused").Attr("role", "alert").Body(
 					app.Strong().Text(T(l, "embed_refused")),
-					app.P().Text(e.Refused),
+					app.P().Text(sentence(e.Refused)),
 				),
 			),
 		)
@@ -204,4 +205,18 @@ func (e *EmbedView) Render() app.UI {
 		),
 		&CitationDialog{Ctrl: e.Ctrl, Lang: l},
 	)
+}
+
+// sentence starts s with a capital letter and ends it with a full stop:
+// error strings are written for wrapping, the view shows one alone.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }

@@ -778,3 +778,56 @@ func TestEmbed_ViewStartsAndAnswersOfflineAfterOneVisit(t *testing.T) {
 	}
 	b.screenshot(t, "embed-offline")
 }
+
+// A static host cannot send frame-ancestors: on a static site the app's
+// own check of the page around it is the guard. The allowed host page
+// asks and gets the site's cited answer; a foreign page that frames the
+// view gets the refusal, and nothing is stored for it.
+func TestEmbed_StaticSiteChecksItsEmbeddingPageItself(t *testing.T) {
+	site := newStaticHost(t)
+	host, third := newOrigin(t), newOrigin(t)
+	site.deploy(t, "--embed-origins", host.URL, "--embed-host-submit")
+	app := site.URL + "/sub"
+	host.set("/", hostPage(app, "Host", ""))
+	third.set("/wrap", `<!doctype html><title>foreign</title><iframe id="f" src="`+app+`/embed" style="width:400px;height:600px"></iframe>`)
+
+	b := newBrowser(t, 1280, 800)
+	openHost(t, b, host.URL+"/")
+	eval[bool](t, b, recordHostMessages)
+	eval[bool](t, b, `(tinyRAG.ask("When should I prune the apple trees?"), true)`)
+	waitJS(t, b, 90*time.Second, "the host receives the answer", `window.__got.answers.length > 0`)
+	var got struct {
+		Answers []struct {
+			Answer    string
+			Citations []struct{ Title, Source string }
+		}
+		Errors []string
+	}
+	if err := json.Unmarshal([]byte(eval[string](t, b, `JSON.stringify(window.__got)`)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Errors) > 0 || len(got.Answers[0].Citations) == 0 || got.Answers[0].Citations[0].Title != "Winter pruning" {
+		t.Errorf("static site's answer to its allowed host: %+v, errors %q; want a citation of the pruning page", got.Answers, got.Errors)
+	}
+
+	f := newBrowser(t, 1280, 800)
+	f.do(t, 30*time.Second, "a foreign page frames the view", chromedp.Navigate(third.URL+"/wrap"))
+	frame := embedFrame(t, f, app)
+	deadline := time.Now().Add(60 * time.Second)
+	for !evalInFrame[bool](t, f, frame, `!!document.getElementById("embed-refused")`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the view framed by a foreign page did not refuse: %s", evalInFrame[string](t, f, frame, `document.body.innerText.slice(0, 300)`))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if msg := evalInFrame[string](t, f, frame, `document.getElementById("embed-refused").innerText`); !strings.Contains(msg, third.URL) {
+		t.Errorf("the refusal %q does not name the foreign page", msg)
+	}
+	if evalInFrame[bool](t, f, frame, `!!document.getElementById("chat-input")`) {
+		t.Error("the refused view still offers a composer")
+	}
+	if dbs := evalInFrame[string](t, f, frame, `indexedDB.databases().then((l) => l.map((d) => d.name).filter((n) => n.includes(`+jsString(third.URL)+`)).join(", "))`); dbs != "" {
+		t.Errorf("storage opened for the foreign page: %s", dbs)
+	}
+	f.screenshot(t, "embed-static-refused")
+}
