@@ -195,3 +195,30 @@ type failingDoer struct{}
 func (failingDoer) Do(*http.Request) (*http.Response, error) {
 	return nil, errors.New("net/http: fetch() failed: TypeError: Failed to fetch")
 }
+
+// goneModel is a model that was there at the check and is gone when asked.
+type goneModel struct{}
+
+func (goneModel) ChatStream(context.Context, llm.Request) (llm.Stream, error) {
+	return nil, errors.New("net/http: fetch() failed: TypeError: Failed to fetch")
+}
+
+func TestController_AModelGoneBeforeItSaidAnythingIsReplacedByTheBrowserTools(t *testing.T) {
+	c, rec := harness(t, chats.NewMemStore(), &scriptedModel{reply: func(llm.Request, int) []string { return nil }},
+		func(d *Deps) { d.Chatter = func(Settings) llm.Chatter { return goneModel{} } })
+	if c.Ask("What is 3 * (17 + 5) / 2?") != AskSent {
+		t.Fatal("Ask refused")
+	}
+	waitFor(t, "answered", func() bool { return !rec.busy() && !lastAnswerOf(rec.thread()).Streaming })
+	c.Wait()
+	m := lastAnswerOf(rec.thread())
+	if !strings.Contains(m.Answer, "33") || !m.Offline || len(m.Cards) != 1 || m.Cards[0].Tool != "calculate" {
+		t.Errorf("answer %+v; want 33 from the calculator, marked as made without a model", m)
+	}
+	rec.mu.Lock()
+	ms := rec.last[stateModel].(ModelState)
+	rec.mu.Unlock()
+	if ms.Status != llmDown || ms.Err == "" {
+		t.Errorf("model state %+v; want down, with why", ms)
+	}
+}
