@@ -327,8 +327,7 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 			if df == 0 {
 				continue
 			}
-			// bleve weighs each term query by its queryWeight (boost·idf,
-			// times a per-query constant), hence idf².
+			// Lucene's idf; bleve's formula squares it (bm25.weight).
 			idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 			var docIDF float64
 			if body && perDoc {
