@@ -47,7 +47,7 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	lang := fs.String("lang", "en", "knowledge-base language: en or de")
 	chunk := fs.Int("chunk-size", 0, "chunk size in bytes (0: the knowledge base default)")
 	overlap := fs.Int("chunk-overlap", 0, "chunk overlap in bytes (0: the default; -1: none)")
-	boost := fs.Float64("title-boost", 0, "title weight over body (0: the knowledge base default)")
+	boost := fs.Float64("title-boost", 0, "weight of a title bonus, the title scored as a field of its own (0: none, the default; the title always counts as part of the body)")
 	rm3 := fs.Bool("rm3", true, "pseudo-relevance feedback (RM3) for short queries")
 	rm3Max := fs.Int("rm3-max-terms", 0, "RM3 only for queries of at most this many terms (0: the default, 3; -1: every query)")
 	prox := fs.Bool("proximity", false, "term-proximity re-ranking (sequential dependence model)")
@@ -55,6 +55,8 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	docScore := fs.Bool("doc-score", true, "a document's score adds its whole text's to its best chunk's (false: best chunk only)")
 	docIDF := fs.Bool("doc-idf", true, "idf counted over documents (false: over chunks)")
 	delta := fs.Float64("bm25plus-delta", 0, "BM25+ lower bound δ on a matching term's tf part (0: plain BM25)")
+	rrf := fs.Bool("rrf", false, "fuse the best chunk's and the whole document's rankings by reciprocal rank (k 60) instead of adding their scores")
+	formula := fs.String("bm25", "lucene", "BM25 formula: lucene (Robertson's, k1 1.2, b 0.75), anserini (Robertson's, k1 0.9, b 0.4) or bleve (bleve's own)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of indexing and querying to this file")
 	// Flags may follow the directories too.
 	var dirs []string
@@ -94,6 +96,11 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return &exitError{code: 2, err: errors.New("--bm25plus-delta must be 0 or more")}
 	}
+	bm25, err := knowledge.ParseFormula(*formula)
+	if err != nil {
+		fs.Usage()
+		return &exitError{code: 2, err: err}
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -108,7 +115,7 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := knowledge.Config{Language: *lang, ChunkSize: *chunk, ChunkOverlap: *overlap, TitleBoost: *boost,
 		Feedback:  knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max},
 		Proximity: knowledge.Proximity{On: *prox, Depth: *proxDepth},
-		Scoring:   knowledge.Scoring{ChunkOnly: !*docScore, ChunkIDF: !*docIDF, Delta: *delta}}
+		Scoring:   knowledge.Scoring{ChunkOnly: !*docScore, ChunkIDF: !*docIDF, Delta: *delta, Formula: bm25, Fusion: fusion(*rrf)}}
 	var sumNDCG, sumRecall float64
 	for i, c := range cols {
 		rep, err := evalOne(ctx, cfg, c)
@@ -139,6 +146,14 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "\nmean over %d collections: nDCG@10 %.4f, Recall@100 %.4f\n", len(cols), sumNDCG/n, sumRecall/n)
 	}
 	return nil
+}
+
+// fusion maps the --rrf flag to a fusion.
+func fusion(rrf bool) knowledge.Fusion {
+	if rrf {
+		return knowledge.FusionRRF
+	}
+	return knowledge.FusionSum
 }
 
 // evalOne loads, indexes and evaluates one collection.

@@ -68,6 +68,7 @@ func TestEval_BadInvocationsFailClearly(t *testing.T) {
 		{"missing file", append(append([]string{}, good[:4]...), "--qrels", "/nonexistent/qrels.tsv"), 1, "nonexistent"},
 		{"unknown language", append(append([]string{}, good...), "--lang", "tlh"), 1, "unsupported language"},
 		{"negative BM25+ delta", append(append([]string{}, good...), "--bm25plus-delta", "-1"), 2, "bm25plus-delta"},
+		{"unknown BM25 formula", append(append([]string{}, good...), "--bm25", "okapi"), 2, "okapi"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -170,12 +171,16 @@ func TestEval_ScoringFlagsReachTheRanking(t *testing.T) {
 		{"--doc-score=false"},
 		{"--doc-idf=false"},
 		{"--bm25plus-delta", "1"},
+		{"--bm25", "anserini"},
+		{"--bm25", "bleve"},
+		{"--rrf"},
+		{"--title-boost", "1"},
 	} {
 		if got := topScore(extra...); got == def {
 			t.Errorf("%v: top score %s, the same as with the defaults", extra, got)
 		}
 	}
-	if got := topScore("--doc-score=true", "--doc-idf=true", "--bm25plus-delta", "0"); got != def {
+	if got := topScore("--doc-score=true", "--doc-idf=true", "--bm25plus-delta", "0", "--bm25", "lucene", "--rrf=false", "--title-boost", "0"); got != def {
 		t.Errorf("the defaults spelled out: top score %s, want %s", got, def)
 	}
 }

@@ -15,8 +15,8 @@ import (
 // alone (MaxP). Combining the best passage's score with the whole
 // document's beats either alone (Callan, SIGIR 1994; Wilkinson, SIGIR
 // 1994); the two are added with equal weights (CombSUM, Fox and Shaw,
-// TREC-2), so there is no weight to tune. The document score is bleve's
-// BM25, the chunks' formula, over the document as one unit, computed at
+// TREC-2), so there is no weight to tune. The document score is the
+// chunks' BM25 formula (bm25.go) over the document as one unit, computed at
 // query time from the chunks' postings: a term's frequency summed over the
 // chunks, the document's length likewise, the title (which every chunk's
 // body starts with) counted once. What it cannot see is the overlap
@@ -32,24 +32,31 @@ import (
 
 // Scoring configures how term matches in chunks add up to a document's
 // score. The zero value is the default: best chunk plus whole document,
-// idf from documents, BM25 without δ.
+// scores added, idf from documents, Robertson's BM25 at Lucene's
+// defaults without δ.
 type Scoring struct {
 	// ChunkOnly ranks a document by its best chunk alone (MaxP), without
 	// the whole-document score.
 	ChunkOnly bool
 	// ChunkIDF takes the body's idf from chunks, as bleve does, instead of
-	// documents. The title bonus's idf is bleve's either way (its document
-	// frequency counts documents, its total chunks): the bonus's weight
-	// was set with it, and counting documents there too weakens the bonus
-	// (SciFact nDCG@10 0.6985 → 0.6950).
+	// documents. A title bonus (Config.TitleBoost) takes its idf from
+	// the title field either way: with bleve's formula its document
+	// frequency counts documents and its total chunks, as bleve does;
+	// with Robertson's both count the chunks that have a title, which are
+	// the documents.
 	ChunkIDF bool
 	// Delta is BM25+'s lower bound on a matching term's tf part (Lv and
-	// Zhai, CIKM 2011, propose 1; default 0, plain BM25). bleve's length
-	// normalisation (see rank.go) makes a chunk's tf part small, around a
-	// twentieth of its maximum, so δ = 1 outweighs term frequency and
-	// ranks by matched idf alone: on SciFact nDCG@10 falls from 0.693 to
-	// 0.669.
+	// Zhai, CIKM 2011, propose 1; default 0, plain BM25). It is made for
+	// Robertson's formula; bleve's length normalisation (bm25.go) makes a
+	// chunk's tf part small, around a twentieth of its maximum, so there
+	// δ = 1 outweighs term frequency and ranks by matched idf alone.
 	Delta float64
+	// Fusion combines the best chunk and the whole document by adding
+	// their scores (the zero value) or by reciprocal rank (fusion.go).
+	Fusion Fusion
+	// Formula is the BM25 formula every score uses (bm25.go); the zero
+	// value is Robertson's at Lucene's defaults.
+	Formula Formula
 }
 
 // documentScore and documentIDF say which whole-document statistics
@@ -69,8 +76,10 @@ type docParts struct {
 	// the first: a title term's frequency, added up over the chunks, is
 	// too high by repeats times its frequency in the title.
 	repeats []int32
-	// docs is how many documents the segment holds, deleted ones included.
-	docs int
+	// docs is how many documents the segment holds, deleted ones included,
+	// and tokens their lengths added up.
+	docs   int
+	tokens int64
 }
 
 // documentParts computes (once per segment, then cached in info) the
@@ -107,6 +116,9 @@ func (kb *KB) documentParts(seg segment.Segment, info *segInfo) (*docParts, erro
 		}
 	}
 	p := &docParts{length: make([]uint32, len(info.ord)), repeats: make([]int32, len(info.ord)), docs: len(sums)}
+	for _, s := range sums {
+		p.tokens += max(1, s.length-int64(s.chunks-1)*s.title)
+	}
 	for local, o := range info.ord {
 		s := sums[o]
 		p.length[local] = uint32(max(1, s.length-int64(s.chunks-1)*s.title))
@@ -119,18 +131,19 @@ func (kb *KB) documentParts(seg segment.Segment, info *segInfo) (*docParts, erro
 }
 
 // liveDocuments is how many documents the segment holds that are not
-// deleted: a document is deleted with all its chunks, so its first chunk
-// stands for it.
-func liveDocuments(p *docParts, info *segInfo, deleted *roaring.Bitmap) int {
-	n := p.docs
+// deleted, and their lengths added up: a document is deleted with all its
+// chunks, so its first chunk stands for it.
+func liveDocuments(p *docParts, info *segInfo, deleted *roaring.Bitmap) (int, int64) {
+	n, tokens := p.docs, p.tokens
 	if deleted == nil {
-		return n
+		return n, tokens
 	}
 	it := deleted.Iterator()
 	for it.HasNext() {
 		if d := it.Next(); int(d) < len(info.n) && info.n[d] == 0 {
 			n--
+			tokens -= int64(p.length[d])
 		}
 	}
-	return n
+	return n, tokens
 }

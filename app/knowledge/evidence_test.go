@@ -15,8 +15,14 @@ func filler(n int) string {
 func TestScoring_EvidenceSpreadOverChunksCountsWithTheWholeDocument(t *testing.T) {
 	// "walrus" and "lichen" stand in different chunks of the expedition
 	// log; the diary has "walrus" alone, in a chunk shorter than any of
-	// the log's, so its best chunk beats either of the log's.
-	docs := append(fillers(20),
+	// the log's, so its best chunk beats either of the log's. The other
+	// notes are about as long as the log, as a collection's documents
+	// tend to be, so the log's length is not held against it.
+	notes := fillers(20)
+	for i := range notes {
+		notes[i].Text += " " + filler(6)
+	}
+	docs := append(notes,
 		Input{Title: "Log", Source: "log", Text: "A walrus rested on the floe. " + filler(3) + "\n\n" + "Lichen grew on the cliffs. " + filler(3)},
 		Input{Title: "Diary", Source: "diary", Text: "A walrus rested on the floe. " + filler(1)},
 	)
@@ -27,6 +33,8 @@ func TestScoring_EvidenceSpreadOverChunksCountsWithTheWholeDocument(t *testing.T
 	}{
 		{"whole document on (the default)", Scoring{}, []string{"log", "diary"}},
 		{"best chunk only", Scoring{ChunkOnly: true}, []string{"diary", "log"}},
+		{"whole document on, bleve's formula", Scoring{Formula: FormulaBleve}, []string{"log", "diary"}},
+		{"best chunk only, bleve's formula", Scoring{ChunkOnly: true, Formula: FormulaBleve}, []string{"diary", "log"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,8 +120,8 @@ func TestScoring_IDFCountsDocumentsNotChunks(t *testing.T) {
 
 func TestScoring_BM25PlusLiftsAMatchInALongChunk(t *testing.T) {
 	// Two documents of one chunk each: a short one with "orca" and a
-	// long one with "orca" and "seal". Plain BM25 (with bleve's strong
-	// length normalisation) prefers the short chunk; BM25+'s δ gives each
+	// long one with "orca" and "seal". Plain BM25 prefers the short
+	// chunk; BM25+'s δ gives each
 	// matched term a floor, so matching both words wins.
 	docs := append(fillers(20),
 		Input{Title: "Short", Source: "short", Text: "An orca."},
@@ -144,7 +152,7 @@ func TestScoring_DeletedDocumentsLeaveTheDocumentStatistics(t *testing.T) {
 	// never been added: its chunks count neither in the number of
 	// documents nor in a word's document frequency.
 	gone := Input{Title: "Shipping", Source: "policy/express.md", Text: "Express delivery takes two days."}
-	for _, scoring := range []Scoring{{}, {ChunkOnly: true}} {
+	for _, scoring := range []Scoring{{}, {ChunkOnly: true}, {Formula: FormulaBleve}, {Formula: FormulaAnserini, ChunkOnly: true}} {
 		deleted, never := newKB(t, Config{Scoring: scoring}), newKB(t, Config{Scoring: scoring})
 		mustAdd(t, deleted, append(append([]Input{}, corpus...), gone)...)
 		if err := deleted.DeleteSource(ctx, gone.Source); err != nil {

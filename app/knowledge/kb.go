@@ -24,11 +24,14 @@ type Config struct {
 	// ChunkOverlap is how much of a chunk's end starts the next chunk
 	// (default 300; negative means none).
 	ChunkOverlap int
-	// TitleBoost is the weight of the per-document bonus for query words
-	// in the title (default 0.2). The title is also part of every chunk's
-	// indexed body, so title words always count more than body words. On
-	// SciFact nDCG@10 is ≈0.69–0.70 for 0.05–0.3 and falls above that
-	// (0.67 at 0.8, 0.64 at 1.2).
+	// TitleBoost is the weight of an extra score for query words in a
+	// document's title, scored as a field of its own; 0 or less (the
+	// default) means none. The title is part of every chunk's indexed
+	// body, so its words already count like the text's: one field of
+	// title and text, as BEIR's flat BM25 baseline indexes them. A bonus
+	// weighs title words above the text's, and no weight for it carries
+	// across collections (BM25F's field weights are tuned per collection;
+	// 1 is BEIR's multifield baseline, title and text as equal fields).
 	TitleBoost float64
 	// BatchSize is how many chunks are indexed per batch (default 2048).
 	// Each batch becomes one index segment, and the event loop gets a turn
@@ -120,9 +123,6 @@ func New(cfg Config) (*KB, error) {
 	}
 	if cfg.ChunkOverlap < 0 {
 		cfg.ChunkOverlap = 0
-	}
-	if cfg.TitleBoost <= 0 {
-		cfg.TitleBoost = 0.2
 	}
 	cfg.Feedback = cfg.Feedback.withDefaults()
 	cfg.Proximity = cfg.Proximity.withDefaults()

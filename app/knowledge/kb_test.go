@@ -100,15 +100,39 @@ func TestKB_SearchOfNothingIsAnError(t *testing.T) {
 	}
 }
 
-func TestKB_TitleCountsMoreThanBody(t *testing.T) {
-	kb := newKB(t, Config{})
-	mustAdd(t, kb,
-		Input{Title: "Notes", Source: "a", Text: "Something about zebras and other animals in the savanna."},
-		Input{Title: "Zebras", Source: "b", Text: "Something about stripes and other animals in the savanna."},
-	)
-	hits := find(t, kb, "zebras")
-	if len(hits) != 2 || hits[0].Source != "b" {
-		t.Fatalf("got %v, want the document titled Zebras first", sources(hits))
+func TestKB_TitleCountsAsBodyUnlessGivenABonus(t *testing.T) {
+	// One note has "zebras" in its text, the other in its title; the two
+	// are otherwise alike. The title is part of every chunk's body, so
+	// without a bonus (the default) a title word counts as much as a word
+	// of the text; a title bonus puts the titled note first.
+	tests := []struct {
+		name  string
+		boost float64
+		tie   bool
+	}{
+		{"no bonus (the default): a tie", 0, true},
+		{"no bonus, negative weight", -1, true},
+		{"bonus 0.2", 0.2, false},
+		{"bonus 1 (title and body alike, BEIR's multifield)", 1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kb := newKB(t, Config{TitleBoost: tt.boost})
+			mustAdd(t, kb,
+				Input{Title: "Notes", Source: "a", Text: "Something about zebras and other animals in the savanna."},
+				Input{Title: "Zebras", Source: "b", Text: "Something about notes and other animals in the savanna."},
+			)
+			hits := find(t, kb, "zebras")
+			if len(hits) != 2 {
+				t.Fatalf("got %v, want both notes", sources(hits))
+			}
+			if tie := hits[0].Score == hits[1].Score; tie != tt.tie {
+				t.Errorf("scores %v and %v; want a tie: %v", hits[0].Score, hits[1].Score, tt.tie)
+			}
+			if !tt.tie && hits[0].Source != "b" {
+				t.Errorf("got %v, want the note titled Zebras first", sources(hits))
+			}
+		})
 	}
 }
 

@@ -3,10 +3,7 @@ package knowledge
 import (
 	"context"
 	"errors"
-	"math"
 	"sort"
-
-	"github.com/blevesearch/bleve/v2/search"
 )
 
 // Term proximity with the sequential dependence model (Metzler and Croft,
@@ -71,8 +68,9 @@ func (kb *KB) proximityRerank(ctx context.Context, terms []queryTerm, ranked []r
 	// occurrence, which is the typed order for distinct terms).
 	type pair struct {
 		a, b string
-		w    float64 // idf², as a term query weighs
+		w    float64 // weighed as a term query weighs its idf
 	}
+	bm := kb.cfg.Scoring.Formula.params()
 	var pairs []pair
 	for i := 0; i+1 < len(terms); i++ {
 		a, b := terms[i].term, terms[i+1].term
@@ -81,12 +79,12 @@ func (kb *KB) proximityRerank(ctx context.Context, terms []queryTerm, ranked []r
 		if !oka || !okb {
 			continue // a term no chunk has: no chunk has the pair
 		}
-		pairs = append(pairs, pair{a, b, (ia + ib) * (ia + ib)})
+		pairs = append(pairs, pair{a, b, bm.weight(ia + ib)})
 	}
 	if len(pairs) == 0 {
 		return ranked[:min(k, len(ranked))], nil
 	}
-	k1, b := search.BM25_k1, search.BM25_b
+	k1, b, sat := bm.k1, bm.b, bm.saturation()
 	pos := map[string][]int{}
 	for i := range ranked {
 		if err := ctx.Err(); err != nil {
@@ -107,8 +105,8 @@ func (kb *KB) proximityRerank(ctx context.Context, terms []queryTerm, ranked []r
 		})
 		ln := k1 * (1 - b + b*float64(length)/st.avgLen)
 		score := func(tf int) float64 {
-			s := math.Sqrt(float64(tf))
-			return s * k1 / (s + ln)
+			s := bm.tf(uint32(tf))
+			return s * sat / (s + ln)
 		}
 		var od, uw float64
 		for _, p := range pairs {

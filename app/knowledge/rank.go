@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/blevesearch/bleve/v2/search"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"tinyrag/app/knowledge/flatseg"
@@ -21,10 +20,10 @@ import (
 // stack — disjunction heaps, per-posting DocumentMatch objects, the TopN
 // collector — not in reading postings; in WASM a query took ~20 ms of CPU.
 // rank scores term-at-a-time straight from the postings of each segment
-// into a dense accumulator, with bleve's own BM25 formula (the one its
-// BooleanQuery{must: match(body), should: match(title)^boost} computes:
-// idf² weighting, √tf, average length from the field dictionary, coord),
-// so rankings stay what bleve would give, several times faster.
+// into a dense accumulator, several times faster. The formula is
+// Robertson's BM25 by default, or bleve's own (bm25.go), the one its
+// BooleanQuery{must: match(body), should: match(title)^boost} computes, so
+// that rankings can still be what bleve would give.
 
 // accum holds per-query scratch space, reused through a pool.
 type accum struct {
@@ -47,6 +46,11 @@ type accum struct {
 	dtf, ttf, dscore, dmatched []float64
 	tdocs                      []docHit
 	dscoreTouch                []int32
+
+	// Reciprocal rank fusion (fusion.go): each document's fused score
+	// by ordinal, and scratch space to sort the touched documents in.
+	fused []float64
+	order []rankKey
 }
 
 var accumPool = sync.Pool{New: func() any { return new(accum) }}
@@ -74,6 +78,7 @@ func (a *accum) reset(chunks, docs int) {
 	a.ttf = grow(a.ttf, docs)
 	a.dscore = grow(a.dscore, docs)
 	a.dmatched = grow(a.dmatched, docs)
+	a.fused = grow(a.fused, docs)
 }
 
 // clear zeroes what a query touched, even one that stopped half-way.
@@ -85,7 +90,7 @@ func (a *accum) clear() {
 	}
 	a.ftouch = a.ftouch[:0]
 	for _, o := range a.dtouch {
-		a.best[o], a.second[o], a.bonus[o], a.seen[o] = 0, 0, 0, false
+		a.best[o], a.second[o], a.bonus[o], a.seen[o], a.fused[o] = 0, 0, 0, false, 0
 	}
 	a.dtouch = a.dtouch[:0]
 	for _, t := range a.tdocs {
@@ -219,15 +224,19 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 	perDoc := scoring.documentScore() || scoring.documentIDF()
 	var parts []*docParts
 	liveDocs := 0
+	var liveDocTokens int64
 	if perDoc {
 		parts = make([]*docParts, len(segs))
 		for i := range segs {
 			if parts[i], err = kb.documentParts(live[i], infos[i]); err != nil {
 				return nil, err
 			}
-			liveDocs += liveDocuments(parts[i], infos[i], deleted[i])
+			n, tokens := liveDocuments(parts[i], infos[i], deleted[i])
+			liveDocs += n
+			liveDocTokens += tokens
 		}
 	}
+	bm := scoring.Formula.params()
 
 	a := accumPool.Get().(*accum)
 	defer accumPool.Put(a)
@@ -246,27 +255,54 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 	if perDoc && scoring.documentScore() {
 		titles = make([][]flatPostings, len(terms))
 	}
-	k1, b := search.BM25_k1, search.BM25_b
-	// BM25+'s δ on bleve's scale, whose tf part peaks at k1, not k1+1.
-	delta := scoring.Delta * k1 / (k1 + 1)
+	k1, b := bm.k1, bm.b
+	// BM25+'s δ on the formula's scale (bleve's tf part peaks at k1, not
+	// k1+1).
+	delta := scoring.Delta * bm.saturation() / (k1 + 1)
+	sat := bm.saturation()
 	var lenNorm [512]float64 // k1·(1−b+b·len/avg) by field length, lazily
 	for _, f := range fields {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		card, err := snap.FieldCardinality(f.name)
-		if err != nil {
-			return nil, fmt.Errorf("knowledge: field statistics: %w", err)
-		}
-		avgLen := math.Ceil(float64(card) / float64(docCount))
-		if avgLen <= 0 {
-			continue
+		if f.boost <= 0 {
+			continue // the title bonus is off
 		}
 		body := f.name == fieldBody
-		var docAvgLen float64
-		if body && perDoc && liveDocs > 0 {
-			// The same (bleve's) average, over documents.
-			docAvgLen = math.Ceil(float64(card) / float64(liveDocs))
+		// n is the number of units (chunks) a field's idf counts.
+		var avgLen, docAvgLen float64
+		n := float64(docCount)
+		if bm.bleve {
+			card, err := snap.FieldCardinality(f.name)
+			if err != nil {
+				return nil, fmt.Errorf("knowledge: field statistics: %w", err)
+			}
+			avgLen = math.Ceil(float64(card) / float64(docCount))
+			if body && perDoc && liveDocs > 0 {
+				// The same (bleve's) average, over documents.
+				docAvgLen = math.Ceil(float64(card) / float64(liveDocs))
+			}
+		} else {
+			// Lucene's statistics: tokens per chunk that has the field,
+			// which also counts the units of the field's idf.
+			var tot fieldTotals
+			for i := range segs {
+				t, err := kb.liveFieldTotals(live[i], infos[i], f.name, deleted[i])
+				if err != nil {
+					return nil, err
+				}
+				tot.tokens += t.tokens
+				tot.chunks += t.chunks
+			}
+			if tot.chunks > 0 {
+				avgLen, n = float64(tot.tokens)/float64(tot.chunks), float64(tot.chunks)
+			}
+			if body && perDoc && liveDocs > 0 {
+				docAvgLen = float64(liveDocTokens) / float64(liveDocs)
+			}
+		}
+		if avgLen <= 0 {
+			continue
 		}
 		if stats != nil && body {
 			stats.avgLen = avgLen
@@ -291,9 +327,8 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 			if df == 0 {
 				continue
 			}
-			// bleve weighs each term query by its queryWeight (boost·idf,
-			// times a per-query constant), hence idf².
-			idf := math.Log(1 + (float64(docCount)-float64(df)+0.5)/(float64(df)+0.5))
+			// Lucene's idf; bleve's formula squares it (bm25.weight).
+			idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 			var docIDF float64
 			if body && perDoc {
 				if titles != nil {
@@ -311,7 +346,7 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 			if stats != nil && body {
 				stats.idf[qt.term] = idf
 			}
-			w := f.boost * idf * idf * qt.weight
+			w := f.boost * bm.weight(idf) * qt.weight
 			m := qt.weight
 			var dl float64
 			if body {
@@ -324,12 +359,7 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 					if del != nil && del.Contains(d) {
 						continue
 					}
-					var tf float64
-					if fr := fp.tf[j]; fr < uint32(len(sqrtTF)) {
-						tf = sqrtTF[fr]
-					} else {
-						tf = math.Sqrt(float64(fr))
-					}
+					tf := bm.tf(fp.tf[j])
 					fieldLen := fp.lens[d]
 					var ln float64
 					if fieldLen < uint32(len(lenNorm)) {
@@ -340,25 +370,28 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 					} else {
 						ln = k1 * (1 - b + b*float64(fieldLen)/avgLen)
 					}
-					n := off + d
-					if a.matched[n] == 0 {
-						a.ftouch = append(a.ftouch, n)
+					c := off + d
+					if a.matched[c] == 0 {
+						a.ftouch = append(a.ftouch, c)
 					}
-					a.field[n] += w * (tf*k1/(tf+ln) + dl)
-					a.matched[n] += m
+					a.field[c] += w * (tf*sat/(tf+ln) + dl)
+					a.matched[c] += m
 				}
 			}
 			if body && perDoc {
 				// The whole document, scored by the same formula.
-				dw := docIDF * docIDF * qt.weight
+				dw := bm.weight(docIDF) * qt.weight
 				for _, t := range a.tdocs {
-					tf := math.Sqrt(max(1, a.dtf[t.ord]-float64(parts[t.seg].repeats[t.local])*a.ttf[t.ord]))
+					tf := max(1, a.dtf[t.ord]-float64(parts[t.seg].repeats[t.local])*a.ttf[t.ord])
+					if bm.bleve {
+						tf = math.Sqrt(tf)
+					}
 					if scoring.documentScore() {
 						ln := k1 * (1 - b + b*float64(parts[t.seg].length[t.local])/docAvgLen)
 						if a.dmatched[t.ord] == 0 {
 							a.dscoreTouch = append(a.dscoreTouch, t.ord)
 						}
-						a.dscore[t.ord] += dw * (tf*k1/(tf+ln) + delta)
+						a.dscore[t.ord] += dw * (tf*sat/(tf+ln) + delta)
 						a.dmatched[t.ord] += m
 					}
 					a.dtf[t.ord], a.ttf[t.ord] = 0, 0
@@ -368,9 +401,9 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 		}
 		// A field's score is scaled by the share of query clauses it
 		// matched (bleve's coord factor).
-		for _, n := range a.ftouch {
-			f.into[n] = a.field[n] * a.matched[n] / clauses
-			a.field[n], a.matched[n] = 0, 0
+		for _, c := range a.ftouch {
+			f.into[c] = a.field[c] * bm.coord(a.matched[c], clauses)
+			a.field[c], a.matched[c] = 0, 0
 		}
 		a.ftouch = a.ftouch[:0]
 	}
@@ -402,13 +435,23 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 			}
 		}
 	}
-	// The whole document's score, with its own coord factor.
-	for _, o := range a.dscoreTouch {
-		a.bonus[o] += a.dscore[o] * a.dmatched[o] / clauses
+	// The whole document's score, with its own coord factor: added to
+	// the best chunk's (CombSUM), or fused with it by rank.
+	final := a.combSUM
+	if scoring.Fusion == FusionRRF && scoring.documentScore() {
+		for _, o := range a.dscoreTouch {
+			a.dscore[o] *= bm.coord(a.dmatched[o], clauses)
+		}
+		a.fuseRanks()
+		final = a.rrf
+	} else {
+		for _, o := range a.dscoreTouch {
+			a.bonus[o] += a.dscore[o] * bm.coord(a.dmatched[o], clauses)
+		}
 	}
 	h := &minHeap{}
 	for _, o := range a.dtouch {
-		sc := a.best[o] + a.bonus[o]
+		sc := final(o)
 		if h.Len() < k {
 			heap.Push(h, hnode{uint32(o), sc})
 		} else if sc > (*h)[0].score || (sc == (*h)[0].score && uint32(o) < (*h)[0].n) {
@@ -496,6 +539,8 @@ type segInfo struct {
 	n   []int32
 	// parts, computed on first need, are the whole-document facts.
 	parts *docParts
+	// totals, computed on first need, are each field's summed lengths.
+	totals map[string]fieldTotals
 }
 
 // flatPostings is one term's postings in one segment field: ascending

@@ -38,12 +38,14 @@ func run() error {
 	data := flag.String("data", "../shared/data/scifact", "directory of a BEIR collection (corpus.jsonl, queries-test.jsonl, qrels-test.tsv)")
 	warm := flag.Int("warmup", 500, "documents to index (and queries to run) untimed first, so V8's optimising compiler has compiled the hot code")
 	batch := flag.Int("batch", 0, "chunks per index batch (0: the knowledge base default)")
-	boost := flag.Float64("title-boost", 0, "title bonus weight (0: the knowledge base default)")
+	boost := flag.Float64("title-boost", 0, "title bonus weight (0: none, the default)")
 	rm3 := flag.Bool("rm3", true, "pseudo-relevance feedback (RM3) for short queries")
 	rm3Max := flag.Int("rm3-max-terms", 0, "RM3 only for queries of at most this many terms (0: the default; -1: every query)")
 	prox := flag.Bool("proximity", false, "term-proximity re-ranking")
 	docScore := flag.Bool("doc-score", true, "add the whole document's score to its best chunk's (false: best chunk only)")
 	docIDF := flag.Bool("doc-idf", true, "idf counted over documents (false: over chunks)")
+	rrf := flag.Bool("rrf", false, "fuse best chunk and whole document by reciprocal rank instead of adding scores")
+	formula := flag.String("bm25", "lucene", "BM25 formula: lucene, anserini or bleve")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to this file (native runs)")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -56,6 +58,14 @@ func run() error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	bm25, err := knowledge.ParseFormula(*formula)
+	if err != nil {
+		return err
+	}
+	fusion := knowledge.FusionSum
+	if *rrf {
+		fusion = knowledge.FusionRRF
 	}
 	set, err := beir.LoadDir(*data)
 	if err != nil {
@@ -70,7 +80,7 @@ func run() error {
 	store := knowledge.NewMemStore()
 	cfg := knowledge.Config{Store: store, TitleBoost: *boost, BatchSize: *batch,
 		Feedback: knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max}, Proximity: knowledge.Proximity{On: *prox},
-		Scoring: knowledge.Scoring{ChunkOnly: !*docScore, ChunkIDF: !*docIDF}}
+		Scoring: knowledge.Scoring{ChunkOnly: !*docScore, ChunkIDF: !*docIDF, Formula: bm25, Fusion: fusion}}
 	kb, err := knowledge.New(cfg)
 	if err != nil {
 		return err
