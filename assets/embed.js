@@ -145,12 +145,9 @@ iframe { border: 0; width: 100%; flex: 1; background: var(--bg); color-scheme: n
       case 'close':
         api.close();
         break;
-      case 'resize':
-        // Only the panel follows the app's size, within the viewport.
-        if (panel && typeof m.height === 'number' && window.innerWidth > 600) {
-          panel.style.height = 'min(' + Math.max(320, Math.round(m.height) + 49) + 'px, calc(100vh - 112px))';
-        }
-        break;
+      // resize only goes to the host's listeners: the panel keeps its
+      // height, so a growing answer scrolls inside it instead of moving
+      // the panel under the visitor's pointer.
     }
     emit(m.type, m);
   });

@@ -58,6 +58,10 @@ type Deps struct {
 	// Observer hears each answer's engine events and its end (the
 	// embedded view passes them on to the host page); nil: nobody.
 	Observer Observer
+	// ResumeWithin, if positive, opens the latest chat at start when it
+	// changed within that long, instead of a new one: a visitor moving
+	// from page to page of a site keeps the embedded conversation.
+	ResumeWithin time.Duration
 	// OpenChats opens the chat store; nil or an error keeps chats in
 	// memory for this visit.
 	OpenChats func(context.Context) (chats.Store, error)
@@ -176,6 +180,9 @@ func (c *Controller) Start(pub Publisher) {
 		c.mu.Lock()
 		c.rt, c.hist = rt, hist
 		c.chat = hist.New()
+		if list := hist.List(""); c.deps.ResumeWithin > 0 && len(list) > 0 && c.now().Sub(list[0].Updated) < c.deps.ResumeWithin {
+			c.chat = list[0]
+		}
 		c.status.Ready, c.status.LoadErr = true, warn
 		c.status.LoadMs = c.now().Sub(started).Milliseconds()
 		c.status.SiteFetchMs, c.status.SiteOpenMs = rt.SiteFetch.Milliseconds(), rt.SiteOpen.Milliseconds()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"tinyrag/app/chats"
 	"tinyrag/app/engine"
@@ -220,5 +221,36 @@ func TestController_AModelGoneBeforeItSaidAnythingIsReplacedByTheBrowserTools(t 
 	rec.mu.Unlock()
 	if ms.Status != llmDown || ms.Err == "" {
 		t.Errorf("model state %+v; want down, with why", ms)
+	}
+}
+
+func TestController_ResumesTheLatestChatOnlyWhenAskedAndRecent(t *testing.T) {
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name    string
+		within  time.Duration
+		updated time.Time
+		resumed bool
+	}{
+		{"the full app always starts a new chat", 0, now.Add(-time.Minute), false},
+		{"an embed resumes a recent conversation", 12 * time.Hour, now.Add(-time.Hour), true},
+		{"an embed starts afresh after a long pause", 12 * time.Hour, now.Add(-48 * time.Hour), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			store := chats.NewMemStore()
+			old := &chats.Chat{ID: "c1", Title: "pruning", Created: tc.updated, Updated: tc.updated}
+			old.AddQuestion("when to prune?", tc.updated)
+			if err := store.Put(context.Background(), old); err != nil {
+				t.Fatal(err)
+			}
+			c, rec := harness(t, store, &scriptedModel{reply: func(llm.Request, int) []string { return nil }},
+				func(d *Deps) { d.ResumeWithin, d.Now = tc.within, func() time.Time { return now } })
+			th := rec.thread()
+			if got := th.ChatID == "c1" && len(th.Messages) > 0; got != tc.resumed {
+				t.Errorf("thread %+v; resumed = %v, want %v", th, got, tc.resumed)
+			}
+			c.Wait()
+		})
 	}
 }

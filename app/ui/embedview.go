@@ -80,6 +80,7 @@ type EmbedView struct {
 	thread   Thread
 
 	listening bool
+	bridge    *embed.Bridge
 }
 
 // OnMount starts the controller and observes what the frame shows.
@@ -101,6 +102,13 @@ func (e *EmbedView) OnMount(ctx app.Context) {
 		}
 	})
 	ctx.ObserveState(stateModel, &e.model)
+	ctx.ObserveState(stateThread, &e.thread).OnChange(func() {
+		if e.bridge != nil {
+			// The host hears how tall the conversation wants to be.
+			b := e.bridge
+			ctx.Defer(func(app.Context) { b.Resize(contentHeight()) })
+		}
+	})
 	guardDialogEscape()
 }
 
@@ -116,10 +124,7 @@ func (e *EmbedView) listen(ctx app.Context) {
 		return
 	}
 	e.Host.attach(b)
-	// The host hears how tall the conversation wants to be.
-	ctx.ObserveState(stateThread, &e.thread).OnChange(func() {
-		ctx.Defer(func(app.Context) { b.Resize(contentHeight()) })
-	})
+	e.bridge = b
 }
 
 // contentHeight is the height the conversation and the composer want, in
@@ -200,6 +205,15 @@ func (e *EmbedView) Render() app.UI {
 	return app.Div().Class("shell embed").ID("shell").Attr("data-ready", sprintf("%t", e.status.Ready)).
 		Attr("data-llm", llm).Attr("data-net", string(e.model.Net)).Body(
 		app.Main().Class("main").Aria("label", T(l, "conversation")).Body(
+			app.If(len(e.thread.Messages) > 0 && !e.thread.Busy, func() app.UI {
+				return app.Div().Class("embed-bar").Body(
+					app.Button().Class("btn small").ID("embed-new").Type("button").Text("+ " + T(l, "new_conversation")).
+						OnClick(func(ctx app.Context, _ app.Event) {
+							e.Ctrl.NewChat()
+							ctx.Defer(func(app.Context) { focusByID(InputID) })
+						}),
+				)
+			}),
 			&ThreadView{Ctrl: e.Ctrl, Lang: l, AllowRun: e.Ctrl.CanRunGo(e.settings), Greeting: greeting},
 			&Composer{Ctrl: e.Ctrl, Lang: l, Note: e.hostNote(l)},
 		),

@@ -390,6 +390,17 @@ const recordHostMessages = `(() => {
 // embedFrame returns the id of the panel's frame (the app at /embed).
 func embedFrame(t *testing.T, b *browser, appURL string) cdp.FrameID {
 	t.Helper()
+	id := findEmbedFrame(t, b, appURL)
+	if id == "" {
+		t.Fatalf("no frame of %s/embed in the page", appURL)
+	}
+	return id
+}
+
+// findEmbedFrame is embedFrame's lookup: "" while the page has no such
+// frame (yet).
+func findEmbedFrame(t *testing.T, b *browser, appURL string) cdp.FrameID {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
 	defer cancel()
 	tree, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
@@ -408,11 +419,7 @@ func embedFrame(t *testing.T, b *browser, appURL string) cdp.FrameID {
 		}
 		return ""
 	}
-	id := find(tree.FrameTree)
-	if id == "" {
-		t.Fatalf("no frame of %s/embed in the page", appURL)
-	}
-	return id
+	return find(tree.FrameTree)
 }
 
 // evalInFrame evaluates expr in an isolated world of a frame: the frame's
@@ -483,7 +490,7 @@ const zebraText = "Every year about 300,000 zebras migrate across the Serengeti,
 
 func TestEmbed_HostAsksAndReceivesTheAnswerWithCitationsAndEvents(t *testing.T) {
 	llm := newScriptedLLM(t, appScripts())
-	_, host, _ := embedSetup(t, llm, true)
+	app, host, _ := embedSetup(t, llm, true)
 	b := newBrowser(t, 1280, 800)
 	openHost(t, b, host.URL+"/")
 	eval[bool](t, b, recordHostMessages)
@@ -534,6 +541,22 @@ func TestEmbed_HostAsksAndReceivesTheAnswerWithCitationsAndEvents(t *testing.T) 
 	if r := llm.Requests(); !slices.Equal(r, []string{"[cite]/0", "[cite]/1"}) {
 		t.Errorf("model requests %q, want the question and one continuation", r)
 	}
+
+	// The visitor goes to another page of the site: the conversation is
+	// still there when the panel opens again; "New conversation" starts
+	// afresh.
+	openHost(t, b, host.URL+"/")
+	eval[bool](t, b, `(tinyRAG.open(), true)`)
+	waitFor(t, 15*time.Second, "the panel's frame is there", func() bool { return findEmbedFrame(t, b, app.URL) != "" })
+	waitFor(t, 60*time.Second, "the reopened panel shows the earlier conversation", func() bool {
+		return evalInFrame[bool](t, b, embedFrame(t, b, app.URL), `!!document.querySelector('#shell[data-ready="true"]') && document.querySelectorAll(".msg.user").length === 1 && document.querySelector(".msg.user").innerText.includes("zebras")`)
+	})
+	b.screenshot(t, "embed-desktop-conversation")
+	frame := embedFrame(t, b, app.URL)
+	evalInFrame[bool](t, b, frame, `(document.getElementById("embed-new").click(), true)`)
+	waitFor(t, 10*time.Second, "a new conversation", func() bool {
+		return evalInFrame[bool](t, b, frame, `document.querySelectorAll(".msg.user").length === 0 && !!document.getElementById("greeting")`)
+	})
 }
 
 // adFrame is a third-origin page framed by the host page (an ad, a

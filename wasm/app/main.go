@@ -88,6 +88,8 @@ func embedPages(deps ui.Deps, q url.Values) ui.Pages {
 	}
 	// Nobody edits settings in an embed: the defaults, not the full app's.
 	deps.Prefs = nil
+	// A visitor going from page to page of the site keeps the conversation.
+	deps.ResumeWithin = 12 * time.Hour
 	deps.Bundles = p.EmbedOpts.Bundles
 	p.EmbedHost = &ui.EmbedHost{}
 	deps.Observer = p.EmbedHost
