@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 
 	"tinyrag/app/nanogo"
 )
@@ -31,6 +32,11 @@ func ChildMain(ctx context.Context, args []string, stdin io.Reader, stdout io.Wr
 			return fmt.Errorf("nanogo-child: cannot bound memory to %d bytes: %w", *memLimit, err)
 		}
 	}
+	// One P, as in the browser: yaegi does not synchronise every access to
+	// a closure's frame between the goroutines an interpreted program starts,
+	// so they must never run in parallel. Snippets are small; one core is
+	// also all a sandbox should take from the machine.
+	runtime.GOMAXPROCS(1)
 	src, err := io.ReadAll(io.LimitReader(stdin, int64(*maxSource)+1))
 	if err != nil {
 		return fmt.Errorf("nanogo-child: reading the snippet from stdin: %w", err)

@@ -27,7 +27,6 @@ func TestRun_PrintsWhatTheProgramPrints(t *testing.T) {
 		{"math/big", "x := new(big.Int).Exp(big.NewInt(2), big.NewInt(100), nil)\nfmt.Println(x)", "1267650600228229401496703205376\n"},
 		{"encoding/json with struct tags", "type P struct{ A int `json:\"a\"` }\nb, err := json.Marshal(P{3})\nfmt.Println(string(b), err)", "{\"a\":3} <nil>\n"},
 		{"time arithmetic", "fmt.Println(time.Duration(90) * time.Second)", "1m30s\n"},
-		{"goroutines with sync", "var wg sync.WaitGroup\nvar mu sync.Mutex\nsum := 0\nfor i := 1; i <= 10; i++ {\n\twg.Add(1)\n\tgo func(n int) { defer wg.Done(); mu.Lock(); sum += n; mu.Unlock() }(i)\n}\nwg.Wait()\nfmt.Println(sum)", "55\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
