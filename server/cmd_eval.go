@@ -14,6 +14,7 @@ import (
 
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/beir"
+	"tinyrag/app/knowledge/rank"
 )
 
 func init() {
@@ -96,7 +97,7 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return &exitError{code: 2, err: errors.New("--bm25plus-delta must be 0 or more")}
 	}
-	bm25, err := knowledge.ParseFormula(*formula)
+	bm25, err := rank.ParseFormula(*formula)
 	if err != nil {
 		fs.Usage()
 		return &exitError{code: 2, err: err}
@@ -113,9 +114,9 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer pprof.StopCPUProfile()
 	}
 	cfg := knowledge.Config{Language: *lang, ChunkSize: *chunk, ChunkOverlap: *overlap, TitleBoost: *boost,
-		Feedback:  knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max},
-		Proximity: knowledge.Proximity{On: *prox, Depth: *proxDepth},
-		Scoring:   knowledge.Scoring{ChunkOnly: !*docScore, ChunkIDF: !*docIDF, Delta: *delta, Formula: bm25, Fusion: fusion(*rrf)}}
+		Feedback:  rank.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max},
+		Proximity: rank.Proximity{On: *prox, Depth: *proxDepth},
+		Scoring:   rank.Scoring{ChunkOnly: !*docScore, ChunkIDF: !*docIDF, Delta: *delta, Formula: bm25, Fusion: fusion(*rrf)}}
 	var sumNDCG, sumRecall float64
 	for i, c := range cols {
 		rep, err := evalOne(ctx, cfg, c)
@@ -149,11 +150,11 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // fusion maps the --rrf flag to a fusion.
-func fusion(rrf bool) knowledge.Fusion {
+func fusion(rrf bool) rank.Fusion {
 	if rrf {
-		return knowledge.FusionRRF
+		return rank.FusionRRF
 	}
-	return knowledge.FusionSum
+	return rank.FusionSum
 }
 
 // evalOne loads, indexes and evaluates one collection.

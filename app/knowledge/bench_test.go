@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"tinyrag/app/knowledge/rank"
 
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/beir"
@@ -56,10 +57,10 @@ func BenchmarkKB_Search(b *testing.B) {
 	ctx := context.Background()
 	for _, bb := range []struct {
 		name    string
-		scoring knowledge.Scoring
+		scoring rank.Scoring
 	}{
-		{"default", knowledge.Scoring{}},
-		{"best chunk only, chunk idf", knowledge.Scoring{ChunkOnly: true, ChunkIDF: true}},
+		{"default", rank.Scoring{}},
+		{"best chunk only, chunk idf", rank.Scoring{ChunkOnly: true, ChunkIDF: true}},
 	} {
 		b.Run(bb.name, func(b *testing.B) {
 			kb, err := knowledge.New(knowledge.Config{Scoring: bb.scoring})

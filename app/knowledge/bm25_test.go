@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"tinyrag/app/knowledge/rank"
 )
 
 func TestScoring_FormulaWeighsTermFrequencyAgainstLength(t *testing.T) {
@@ -17,19 +18,19 @@ func TestScoring_FormulaWeighsTermFrequencyAgainstLength(t *testing.T) {
 	// handful of tokens) prefers the short one throughout.
 	tests := []struct {
 		name    string
-		formula Formula
+		formula rank.Formula
 		repeats int
 		want    []string
 	}{
-		{"Lucene's defaults (the default), three times", FormulaLucene, 3, []string{"short", "long"}},
-		{"Lucene's defaults, eight times", FormulaLucene, 8, []string{"long", "short"}},
-		{"Anserini's defaults, three times", FormulaAnserini, 3, []string{"long", "short"}},
-		{"bleve's, three times", FormulaBleve, 3, []string{"short", "long"}},
-		{"bleve's, eight times", FormulaBleve, 8, []string{"short", "long"}},
+		{"Lucene's defaults (the default), three times", rank.FormulaLucene, 3, []string{"short", "long"}},
+		{"Lucene's defaults, eight times", rank.FormulaLucene, 8, []string{"long", "short"}},
+		{"Anserini's defaults, three times", rank.FormulaAnserini, 3, []string{"long", "short"}},
+		{"bleve's, three times", rank.FormulaBleve, 3, []string{"short", "long"}},
+		{"bleve's, eight times", rank.FormulaBleve, 8, []string{"short", "long"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kb := newKB(t, Config{ChunkSize: 4000, Scoring: Scoring{Formula: tt.formula}, Feedback: Feedback{Off: true}})
+			kb := newKB(t, Config{ChunkSize: 4000, Scoring: rank.Scoring{Formula: tt.formula}, Feedback: rank.Feedback{Off: true}})
 			mustAdd(t, kb, append(fillers(20),
 				Input{Title: "Short", Source: "short", Text: "An orca swam."},
 				Input{Title: "Long", Source: "long", Text: strings.Repeat("The orca swam. ", tt.repeats) + filler(4)},
@@ -46,12 +47,12 @@ func TestScoring_OnlyBlevesFormulaScalesByTheShareOfQueryWordsMatched(t *testing
 	// matches (coord); Robertson's BM25 adds term scores and nothing else,
 	// so a word no chunk has leaves the scores as they are.
 	for _, tt := range []struct {
-		formula Formula
+		formula rank.Formula
 		ratio   float64 // score for "orca" over score for "orca zyzzyva"
 	}{
-		{FormulaLucene, 1}, {FormulaAnserini, 1}, {FormulaBleve, 2},
+		{rank.FormulaLucene, 1}, {rank.FormulaAnserini, 1}, {rank.FormulaBleve, 2},
 	} {
-		kb := newKB(t, Config{Scoring: Scoring{Formula: tt.formula}, Feedback: Feedback{Off: true}})
+		kb := newKB(t, Config{Scoring: rank.Scoring{Formula: tt.formula}, Feedback: rank.Feedback{Off: true}})
 		mustAdd(t, kb, append(fillers(5), Input{Title: "Whales", Source: "whales", Text: "An orca swam."})...)
 		one, two := find(t, kb, "orca"), find(t, kb, "orca zyzzyva")
 		if len(one) != 1 || len(two) != 1 {
@@ -66,19 +67,19 @@ func TestScoring_OnlyBlevesFormulaScalesByTheShareOfQueryWordsMatched(t *testing
 func TestParseFormula_NamesEachFormulaAndRefusesOthers(t *testing.T) {
 	tests := []struct {
 		in      string
-		want    Formula
+		want    rank.Formula
 		wantErr bool
 	}{
-		{"", FormulaLucene, false},
-		{"lucene", FormulaLucene, false},
-		{"anserini", FormulaAnserini, false},
-		{"bleve", FormulaBleve, false},
+		{"", rank.FormulaLucene, false},
+		{"lucene", rank.FormulaLucene, false},
+		{"anserini", rank.FormulaAnserini, false},
+		{"bleve", rank.FormulaBleve, false},
 		{"okapi", "", true},
 	}
 	for _, tt := range tests {
-		got, err := ParseFormula(tt.in)
+		got, err := rank.ParseFormula(tt.in)
 		if got != tt.want || (err != nil) != tt.wantErr {
-			t.Errorf("ParseFormula(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
+			t.Errorf("rank.ParseFormula(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
 		}
 	}
 }
@@ -95,9 +96,9 @@ func TestScoring_RRFRanksByTheReciprocalRanksOfBestChunkAndWholeDocument(t *test
 		Input{Title: "Letter", Source: "letter", Text: "Dear crew, the lichen samples arrived. " + filler(2)},
 	)
 	for _, q := range []string{"walrus lichen", "walrus floe", "lichen cliffs"} {
-		scores := map[Scoring]map[string]float64{}
-		for _, s := range []Scoring{{}, {ChunkOnly: true}, {Fusion: FusionRRF}} {
-			kb := newKB(t, Config{ChunkSize: 200, ChunkOverlap: -1, Scoring: s, Feedback: Feedback{Off: true}})
+		scores := map[rank.Scoring]map[string]float64{}
+		for _, s := range []rank.Scoring{{}, {ChunkOnly: true}, {Fusion: rank.FusionRRF}} {
+			kb := newKB(t, Config{ChunkSize: 200, ChunkOverlap: -1, Scoring: s, Feedback: rank.Feedback{Off: true}})
 			mustAdd(t, kb, docs...)
 			hits, err := kb.Search(ctx, q, SearchOptions{K: 100})
 			if err != nil {
@@ -108,9 +109,9 @@ func TestScoring_RRFRanksByTheReciprocalRanksOfBestChunkAndWholeDocument(t *test
 				scores[s][h.Source] = h.Score
 			}
 		}
-		chunk := scores[Scoring{ChunkOnly: true}]
+		chunk := scores[rank.Scoring{ChunkOnly: true}]
 		whole := map[string]float64{}
-		for src, sc := range scores[Scoring{}] {
+		for src, sc := range scores[rank.Scoring{}] {
 			whole[src] = sc - chunk[src]
 		}
 		want := map[string]float64{}
@@ -124,7 +125,7 @@ func TestScoring_RRFRanksByTheReciprocalRanksOfBestChunkAndWholeDocument(t *test
 				want[src] += 1 / float64(60+r+1)
 			}
 		}
-		got := scores[Scoring{Fusion: FusionRRF}]
+		got := scores[rank.Scoring{Fusion: rank.FusionRRF}]
 		if len(got) != len(want) {
 			t.Fatalf("%q: fused %v, want %v", q, got, want)
 		}
@@ -139,8 +140,8 @@ func TestScoring_RRFRanksByTheReciprocalRanksOfBestChunkAndWholeDocument(t *test
 func TestScoring_RRFIsNothingWithoutTheWholeDocument(t *testing.T) {
 	// With the best chunk alone there is one ranking and nothing to fuse:
 	// the scores stay BM25's.
-	a := newKB(t, Config{Scoring: Scoring{ChunkOnly: true}})
-	b := newKB(t, Config{Scoring: Scoring{ChunkOnly: true, Fusion: FusionRRF}})
+	a := newKB(t, Config{Scoring: rank.Scoring{ChunkOnly: true}})
+	b := newKB(t, Config{Scoring: rank.Scoring{ChunkOnly: true, Fusion: rank.FusionRRF}})
 	mustAdd(t, a, corpus...)
 	mustAdd(t, b, corpus...)
 	for _, q := range []string{"express delivery days", "warranty defects"} {

@@ -117,31 +117,3 @@ func TestSplit_SameInputSamePieces(t *testing.T) {
 		}
 	}
 }
-
-func TestWordTokenizer_Words(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"Hello, world!", []string{"Hello", "world"}},
-		{"don't stop", []string{"don't", "stop"}},
-		{"pi is 3.14, not 3", []string{"pi", "is", "3.14", "not", "3"}},
-		{"10,000 cells", []string{"10,000", "cells"}},
-		{"end. Next", []string{"end", "Next"}},
-		{"Grüße aus Köln", []string{"Grüße", "aus", "Köln"}},
-		{"日本語", []string{"日", "本", "語"}},
-		{"snake_case x-ray", []string{"snake_case", "x", "ray"}},
-	}
-	for _, tt := range tests {
-		var got []string
-		for _, tok := range (wordTokenizer{}).Tokenize([]byte(tt.in)) {
-			got = append(got, string(tok.Term))
-			if string(tok.Term) != tt.in[tok.Start:tok.End] {
-				t.Errorf("%q: token %q has offsets %d..%d", tt.in, tok.Term, tok.Start, tok.End)
-			}
-		}
-		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
-			t.Errorf("Tokenize(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"tinyrag/app/knowledge/rank"
 )
 
 // filler is n sentences that match no query of these tests.
@@ -28,17 +29,17 @@ func TestScoring_EvidenceSpreadOverChunksCountsWithTheWholeDocument(t *testing.T
 	)
 	tests := []struct {
 		name    string
-		scoring Scoring
+		scoring rank.Scoring
 		want    []string
 	}{
-		{"whole document on (the default)", Scoring{}, []string{"log", "diary"}},
-		{"best chunk only", Scoring{ChunkOnly: true}, []string{"diary", "log"}},
-		{"whole document on, bleve's formula", Scoring{Formula: FormulaBleve}, []string{"log", "diary"}},
-		{"best chunk only, bleve's formula", Scoring{ChunkOnly: true, Formula: FormulaBleve}, []string{"diary", "log"}},
+		{"whole document on (the default)", rank.Scoring{}, []string{"log", "diary"}},
+		{"best chunk only", rank.Scoring{ChunkOnly: true}, []string{"diary", "log"}},
+		{"whole document on, bleve's formula", rank.Scoring{Formula: rank.FormulaBleve}, []string{"log", "diary"}},
+		{"best chunk only, bleve's formula", rank.Scoring{ChunkOnly: true, Formula: rank.FormulaBleve}, []string{"diary", "log"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kb := newKB(t, Config{ChunkSize: 200, ChunkOverlap: -1, Scoring: tt.scoring, Feedback: Feedback{Off: true}})
+			kb := newKB(t, Config{ChunkSize: 200, ChunkOverlap: -1, Scoring: tt.scoring, Feedback: rank.Feedback{Off: true}})
 			mustAdd(t, kb, docs...)
 			if n := len(kb.chunks[kb.bySource["log"]]); n < 2 {
 				t.Fatalf("the log is %d chunk(s); the test needs its words in different chunks", n)
@@ -59,8 +60,8 @@ func TestScoring_WholeDocumentScoreDoesNotDependOnTheChunking(t *testing.T) {
 	wholeScore := func(chunkSize int) (float64, int) {
 		var score [2]float64
 		var chunks int
-		for i, s := range []Scoring{{}, {ChunkOnly: true}} {
-			kb := newKB(t, Config{ChunkSize: chunkSize, ChunkOverlap: -1, Scoring: s, Feedback: Feedback{Off: true}})
+		for i, s := range []rank.Scoring{{}, {ChunkOnly: true}} {
+			kb := newKB(t, Config{ChunkSize: chunkSize, ChunkOverlap: -1, Scoring: s, Feedback: rank.Feedback{Off: true}})
 			mustAdd(t, kb, append(fillers(20), doc)...)
 			hits := find(t, kb, "narwhal tusk water")
 			if len(hits) == 0 || hits[0].Source != "tusks" {
@@ -96,17 +97,17 @@ func TestScoring_IDFCountsDocumentsNotChunks(t *testing.T) {
 	)
 	tests := []struct {
 		name    string
-		scoring Scoring
+		scoring rank.Scoring
 		want    string
 	}{
-		{"documents (the default)", Scoring{}, "gamma"},
-		{"chunks", Scoring{ChunkIDF: true}, "delta"},
-		{"documents, best chunk only", Scoring{ChunkOnly: true}, "gamma"},
-		{"chunks, best chunk only", Scoring{ChunkOnly: true, ChunkIDF: true}, "delta"},
+		{"documents (the default)", rank.Scoring{}, "gamma"},
+		{"chunks", rank.Scoring{ChunkIDF: true}, "delta"},
+		{"documents, best chunk only", rank.Scoring{ChunkOnly: true}, "gamma"},
+		{"chunks, best chunk only", rank.Scoring{ChunkOnly: true, ChunkIDF: true}, "delta"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kb := newKB(t, Config{ChunkSize: 200, ChunkOverlap: -1, Scoring: tt.scoring, Feedback: Feedback{Off: true}})
+			kb := newKB(t, Config{ChunkSize: 200, ChunkOverlap: -1, Scoring: tt.scoring, Feedback: rank.Feedback{Off: true}})
 			mustAdd(t, kb, docs...)
 			if n := len(kb.chunks[kb.bySource["saga"]]); n < 4 {
 				t.Fatalf("the saga is %d chunk(s), want at least 4", n)
@@ -137,7 +138,7 @@ func TestScoring_BM25PlusLiftsAMatchInALongChunk(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kb := newKB(t, Config{ChunkSize: 2000, Scoring: Scoring{Delta: tt.delta}, Feedback: Feedback{Off: true}})
+			kb := newKB(t, Config{ChunkSize: 2000, Scoring: rank.Scoring{Delta: tt.delta}, Feedback: rank.Feedback{Off: true}})
 			mustAdd(t, kb, docs...)
 			if got := sources(find(t, kb, "orca seal")); len(got) == 0 || got[0] != tt.want {
 				t.Errorf("orca seal: %v, want %s first", got, tt.want)
@@ -152,7 +153,7 @@ func TestScoring_DeletedDocumentsLeaveTheDocumentStatistics(t *testing.T) {
 	// never been added: its chunks count neither in the number of
 	// documents nor in a word's document frequency.
 	gone := Input{Title: "Shipping", Source: "policy/express.md", Text: "Express delivery takes two days."}
-	for _, scoring := range []Scoring{{}, {ChunkOnly: true}, {Formula: FormulaBleve}, {Formula: FormulaAnserini, ChunkOnly: true}} {
+	for _, scoring := range []rank.Scoring{{}, {ChunkOnly: true}, {Formula: rank.FormulaBleve}, {Formula: rank.FormulaAnserini, ChunkOnly: true}} {
 		deleted, never := newKB(t, Config{Scoring: scoring}), newKB(t, Config{Scoring: scoring})
 		mustAdd(t, deleted, append(append([]Input{}, corpus...), gone)...)
 		if err := deleted.DeleteSource(ctx, gone.Source); err != nil {

@@ -8,19 +8,15 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"tinyrag/app/knowledge/rank"
 )
 
-// Index field names.
+// Index field names: the ranker's.
 const (
-	fieldTitle = "title"
-	fieldBody  = "body"
+	fieldTitle = rank.FieldTitle
+	fieldBody  = rank.FieldBody
 )
-
-// analyzers maps a knowledge base language to its bleve analyzer.
-var analyzers = map[string]string{
-	"en": analyzerEN,
-	"de": analyzerDE,
-}
 
 // newMapping declares two analyzed, unstored fields. Nothing is stored and
 // no term vectors are kept: the knowledge base holds the chunk text itself
@@ -125,11 +121,7 @@ func chunkBody(title string, c *Chunk) string {
 	return body
 }
 
-// textField is an indexed, unstored field analysed in one pass when the
-// analyzer is ours (field.go), and by bleve's TextField otherwise.
+// textField is an indexed, unstored field analysed in one pass (field.go).
 func textField(name, value string, an analysis.Analyzer) document.Field {
-	if ca, ok := an.(*cachingAnalyzer); ok {
-		return newAnalyzedField(name, []byte(value), ca)
-	}
-	return document.NewTextFieldCustom(name, nil, []byte(value), index.IndexField, an)
+	return newAnalyzedField(name, []byte(value), an)
 }

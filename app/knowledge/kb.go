@@ -12,7 +12,9 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/mapping"
-	segment "github.com/blevesearch/scorch_segment_api/v2"
+
+	"tinyrag/app/knowledge/analyze"
+	"tinyrag/app/knowledge/rank"
 )
 
 // Config configures a knowledge base. Zero values mean the defaults.
@@ -40,15 +42,15 @@ type Config struct {
 	// WASM: query p50 1.5 ms at 1024, 1.0 at 2048, 0.85 at 4096) but keep
 	// the page busy longer (about 0.25 s per 2048 chunks in WASM).
 	BatchSize int
-	// Feedback configures pseudo-relevance feedback (RM3, feedback.go);
-	// on by default.
-	Feedback Feedback
+	// Feedback configures pseudo-relevance feedback (RM3, see package
+	// rank); on by default.
+	Feedback rank.Feedback
 	// Proximity configures term-proximity re-ranking (sequential
-	// dependence, proximity.go); off by default.
-	Proximity Proximity
+	// dependence, see package rank); off by default.
+	Proximity rank.Proximity
 	// Scoring configures how term matches in chunks add up to a
-	// document's score (evidence.go).
-	Scoring Scoring
+	// document's score (see package rank).
+	Scoring rank.Scoring
 	// Store persists documents, chunks and the index; nil keeps the
 	// knowledge base in memory only.
 	Store Store
@@ -88,6 +90,7 @@ type KB struct {
 	cfg      Config
 	analyzer analysis.Analyzer
 	mapping  *mapping.IndexMappingImpl
+	ranker   *rank.Ranker
 
 	writeMu sync.Mutex // serialises Add, Delete, Import, Load
 
@@ -98,11 +101,6 @@ type KB struct {
 	bySource map[string]string  // source → document id
 	nchunks  int                // chunks of all documents in docs
 	closed   bool
-
-	ordMu    sync.Mutex // guards the ranking bookkeeping below (rank.go)
-	ordinals map[string]int32
-	ordDocs  []string
-	segInfos map[segment.Segment]*segInfo
 }
 
 // New returns an empty knowledge base. Call Load to restore what
@@ -111,7 +109,7 @@ func New(cfg Config) (*KB, error) {
 	if cfg.Language == "" {
 		cfg.Language = "en"
 	}
-	name, ok := analyzers[cfg.Language]
+	name, ok := analyze.Languages[cfg.Language]
 	if !ok {
 		return nil, fmt.Errorf("knowledge: unsupported language %q (supported: en, de)", cfg.Language)
 	}
@@ -124,8 +122,6 @@ func New(cfg Config) (*KB, error) {
 	if cfg.ChunkOverlap < 0 {
 		cfg.ChunkOverlap = 0
 	}
-	cfg.Feedback = cfg.Feedback.withDefaults()
-	cfg.Proximity = cfg.Proximity.withDefaults()
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = 2048
 	}
@@ -144,16 +140,18 @@ func New(cfg Config) (*KB, error) {
 	if err != nil {
 		return nil, err
 	}
+	ranker := rank.New(rank.Config{Analyzer: an, TitleBoost: cfg.TitleBoost, Feedback: cfg.Feedback, Proximity: cfg.Proximity, Scoring: cfg.Scoring})
+	rc := ranker.Config()
+	cfg.Feedback, cfg.Proximity = rc.Feedback, rc.Proximity
 	return &KB{
 		cfg:      cfg,
 		analyzer: an,
 		mapping:  m,
+		ranker:   ranker,
 		idx:      idx,
 		docs:     map[string]Document{},
 		chunks:   map[string][]Chunk{},
 		bySource: map[string]string{},
-		ordinals: map[string]int32{},
-		segInfos: map[segment.Segment]*segInfo{},
 	}, nil
 }
 

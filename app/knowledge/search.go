@@ -49,7 +49,7 @@ func (kb *KB) Search(ctx context.Context, q string, opt SearchOptions) ([]Hit, e
 	idx := kb.idx
 	kb.mu.RUnlock()
 
-	ranked, err := kb.rank(ctx, idx, q, opt.K)
+	ranked, err := kb.ranker.Rank(ctx, rankIndex{kb, idx}, q, opt.K)
 	if err != nil {
 		return nil, fmt.Errorf("knowledge: search %q: %w", q, err)
 	}
@@ -60,16 +60,16 @@ func (kb *KB) Search(ctx context.Context, q string, opt SearchOptions) ([]Hit, e
 	hits := make([]Hit, 0, len(ranked))
 	for _, r := range ranked {
 		kb.mu.RLock()
-		d, known := kb.docs[r.docID]
+		d, known := kb.docs[r.Doc.ID]
 		kb.mu.RUnlock()
 		if !known {
 			continue // deleted while we searched
 		}
-		cs, err := kb.chunksOf(ctx, r.docID)
+		cs, err := kb.chunksOf(ctx, r.Doc.ID)
 		if err != nil {
 			return nil, err
 		}
-		n := r.chunk
+		n := r.Chunk
 		if n >= len(cs) {
 			return nil, fmt.Errorf("knowledge: index has chunk %d of %s but the document has %d chunks", n, d.Source, len(cs))
 		}
@@ -78,12 +78,12 @@ func (kb *KB) Search(ctx context.Context, q string, opt SearchOptions) ([]Hit, e
 		// passage: join them so the reader gets the whole thought, without
 		// the repeated overlap.
 		switch {
-		case r.neighbour == n-1 && n > 0:
+		case r.Neighbour == n-1 && n > 0:
 			text = cs[n-1].Text + "\n" + text[cs[n].Overlap:]
-		case r.neighbour == n+1 && n+1 < len(cs):
+		case r.Neighbour == n+1 && n+1 < len(cs):
 			text = text + "\n" + cs[n+1].Text[cs[n+1].Overlap:]
 		}
-		h := Hit{DocID: r.docID, ChunkID: cs[n].ID, Chunk: n, Title: d.Title, Source: d.Source, Score: r.score, Text: strings.TrimSpace(text)}
+		h := Hit{DocID: r.Doc.ID, ChunkID: cs[n].ID, Chunk: n, Title: d.Title, Source: d.Source, Score: r.Score, Text: strings.TrimSpace(text)}
 		if opt.Highlight {
 			h.Fragments = kb.fragments(h.Text, terms)
 		}

@@ -56,7 +56,7 @@ func FormatPassages(ps []tool.Passage) string {
 // queryAdvice is the tool's description in the system prompt. The model
 // writes every query itself, so asking it for the words a matching passage
 // would contain — not the user's question as asked — is query rewriting at
-// no query-time cost: word-matching ranking (rank.go) only finds what
+// no query-time cost: word-matching ranking (package rank) only finds what
 // shares words with the query, and users' questions are often short or
 // phrased in other words than their documents.
 const queryAdvice = "search the user's knowledge base (imported documents); returns numbered passages citing source#chunk. " +

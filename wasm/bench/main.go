@@ -25,6 +25,7 @@ import (
 
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/beir"
+	"tinyrag/app/knowledge/rank"
 )
 
 func main() {
@@ -59,13 +60,13 @@ func run() error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	bm25, err := knowledge.ParseFormula(*formula)
+	bm25, err := rank.ParseFormula(*formula)
 	if err != nil {
 		return err
 	}
-	fusion := knowledge.FusionSum
+	fusion := rank.FusionSum
 	if *rrf {
-		fusion = knowledge.FusionRRF
+		fusion = rank.FusionRRF
 	}
 	set, err := beir.LoadDir(*data)
 	if err != nil {
@@ -79,8 +80,8 @@ func run() error {
 	// in for IndexedDB so the snapshot work is part of the measurement.
 	store := knowledge.NewMemStore()
 	cfg := knowledge.Config{Store: store, TitleBoost: *boost, BatchSize: *batch,
-		Feedback: knowledge.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max}, Proximity: knowledge.Proximity{On: *prox},
-		Scoring: knowledge.Scoring{ChunkOnly: !*docScore, ChunkIDF: !*docIDF, Formula: bm25, Fusion: fusion}}
+		Feedback: rank.Feedback{Off: !*rm3, MaxQueryTerms: *rm3Max}, Proximity: rank.Proximity{On: *prox},
+		Scoring: rank.Scoring{ChunkOnly: !*docScore, ChunkIDF: !*docIDF, Formula: bm25, Fusion: fusion}}
 	kb, err := knowledge.New(cfg)
 	if err != nil {
 		return err

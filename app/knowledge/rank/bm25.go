@@ -1,4 +1,4 @@
-package knowledge
+package rank
 
 import (
 	"fmt"
@@ -6,9 +6,6 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/search"
-	segment "github.com/blevesearch/scorch_segment_api/v2"
-
-	"tinyrag/app/knowledge/flatseg"
 )
 
 // Why a choice of formula: bleve v2.6.3's BM25 (search/scorer/
@@ -108,43 +105,35 @@ func (p bm25) coord(matched, clauses float64) float64 {
 	return 1
 }
 
-// fieldTotals are a field's length in tokens summed over a segment's
-// chunks and how many chunks have the field.
-type fieldTotals struct {
-	tokens int64
-	chunks int
-}
-
 // liveFieldTotals adds up the named field's lengths over seg's chunks
 // that are not deleted: the segment's totals, computed once and kept in
 // info (segments are immutable), less the deleted chunks'.
-func (kb *KB) liveFieldTotals(seg segment.Segment, info *segInfo, field string, deleted *roaring.Bitmap) (fieldTotals, error) {
-	fs, ok := seg.(*flatseg.Segment)
-	if !ok {
-		return fieldTotals{}, fmt.Errorf("knowledge: segment is %T, not a flat segment", seg)
-	}
-	lens := fs.Lengths(field)
-	kb.ordMu.Lock()
+func (r *Ranker) liveFieldTotals(seg Segment, info *segInfo, field string, deleted *roaring.Bitmap) (FieldTotals, error) {
+	r.mu.Lock()
 	t, ok := info.totals[field]
+	var lens []uint32
+	if !ok || deleted != nil {
+		lens = seg.Lengths(field)
+	}
 	if !ok {
 		for _, n := range lens {
 			if n > 0 {
-				t.tokens += int64(n)
-				t.chunks++
+				t.Tokens += int64(n)
+				t.Chunks++
 			}
 		}
 		if info.totals == nil {
-			info.totals = map[string]fieldTotals{}
+			info.totals = map[string]FieldTotals{}
 		}
 		info.totals[field] = t
 	}
-	kb.ordMu.Unlock()
+	r.mu.Unlock()
 	if deleted != nil {
 		it := deleted.Iterator()
 		for it.HasNext() {
 			if d := it.Next(); int(d) < len(lens) && lens[d] > 0 {
-				t.tokens -= int64(lens[d])
-				t.chunks--
+				t.Tokens -= int64(lens[d])
+				t.Chunks--
 			}
 		}
 	}

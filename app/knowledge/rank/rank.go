@@ -1,4 +1,15 @@
-package knowledge
+// Package rank scores a knowledge index's chunks and documents for a query
+// and returns the best documents, each with its best chunk: BM25 over
+// chunks (bm25.go), whole-document evidence (evidence.go), pseudo-relevance
+// feedback (feedback.go), term proximity (proximity.go) and the fusion of
+// the two representations (fusion.go).
+//
+// It reads an index through a small interface (Index, Segment), so the
+// same code ranks the visitor's in-memory index (scorch with flat
+// segments) and a site bundle read shard by shard over the network: the
+// two rank exactly alike because they are ranked by the same code from the
+// same numbers.
+package rank
 
 import (
 	"container/heap"
@@ -10,9 +21,6 @@ import (
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	segment "github.com/blevesearch/scorch_segment_api/v2"
-
-	"tinyrag/app/knowledge/flatseg"
 )
 
 // Why not bleve's query searchers: profiling SciFact queries (claims of a
@@ -112,10 +120,10 @@ type queryTerm struct {
 }
 
 // queryTokens analyses q, counting repeated terms.
-func (kb *KB) queryTokens(q string) []queryTerm {
+func (r *Ranker) queryTokens(q string) []queryTerm {
 	var terms []queryTerm
 	seen := map[string]int{}
-	for _, t := range kb.analyzer.Analyze([]byte(q)) {
+	for _, t := range r.cfg.Analyzer.Analyze([]byte(q)) {
 		s := string(t.Term)
 		if i, ok := seen[s]; ok {
 			terms[i].weight++
@@ -135,28 +143,33 @@ var sqrtTF = func() (t [64]float64) {
 	return t
 }()
 
-// rank returns the best k documents for q, best first, each with its best
-// chunk; with feedback on, for the query expanded from a first ranking.
-func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]rankedDoc, error) {
-	terms := kb.queryTokens(q)
+// Rank returns the best k documents of ix for q, best first, each with
+// its best chunk; with feedback on, for the query expanded from a first
+// ranking.
+func (r *Ranker) Rank(ctx context.Context, ix Index, q string, k int) ([]Result, error) {
+	return r.rank(ctx, ix, r.queryTokens(q), k)
+}
+
+// rank ranks for analysed terms.
+func (r *Ranker) rank(ctx context.Context, ix Index, terms []queryTerm, k int) ([]Result, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	prox := kb.cfg.Proximity.on(len(terms))
+	prox := r.cfg.Proximity.on(len(terms))
 	depth := k
 	if prox {
-		depth = max(k, kb.cfg.Proximity.Depth)
+		depth = max(k, r.cfg.Proximity.Depth)
 	}
 	var stats bodyStats
 	final := terms
-	fb := kb.cfg.Feedback
+	fb := r.cfg.Feedback
 	if fb.on(len(terms)) {
-		first, err := kb.rankTerms(ctx, idx, terms, max(depth, fb.Docs), &stats)
+		first, err := r.rankTerms(ctx, ix, terms, max(depth, fb.Docs), &stats)
 		if err != nil || len(first) == 0 {
 			return first, err
 		}
 		var expanded bool
-		if final, expanded, err = kb.expand(ctx, idx, terms, first[:min(fb.Docs, len(first))]); err != nil {
+		if final, expanded, err = r.expand(ctx, ix, terms, first[:min(fb.Docs, len(first))]); err != nil {
 			return nil, err
 		}
 		if !expanded {
@@ -164,14 +177,14 @@ func (kb *KB) rank(ctx context.Context, idx memIndex, q string, k int) ([]ranked
 			if !prox {
 				return first[:min(k, len(first))], nil
 			}
-			return kb.proximityRerank(ctx, terms, first, stats, k)
+			return r.proximityRerank(ctx, ix, terms, first, stats, k)
 		}
 	}
-	ranked, err := kb.rankTerms(ctx, idx, final, depth, &stats)
+	ranked, err := r.rankTerms(ctx, ix, final, depth, &stats)
 	if err != nil || !prox {
 		return ranked, err
 	}
-	return kb.proximityRerank(ctx, terms, ranked, stats, k)
+	return r.proximityRerank(ctx, ix, terms, ranked, stats, k)
 }
 
 // bodyStats are the body field's statistics of one ranking: each term's
@@ -183,43 +196,53 @@ type bodyStats struct {
 
 // rankTerms ranks documents for weighted terms; stats, if not nil, gets
 // the body field's statistics.
-func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k int, stats *bodyStats) ([]rankedDoc, error) {
+func (r *Ranker) rankTerms(ctx context.Context, ix Index, terms []queryTerm, k int, stats *bodyStats) ([]Result, error) {
 	clauses := 0.0
-	for _, t := range terms {
+	names := make([]string, len(terms))
+	for i, t := range terms {
 		clauses += t.weight
+		names[i] = t.term
 	}
-	snap, err := idx.snapshot()
-	if err != nil {
-		return nil, err
-	}
-	defer snap.Close()
-	segs := snap.Segments()
-	offsets := make([]uint64, len(segs)+1)
-	live := make([]segment.Segment, len(segs))
-	for i, ss := range segs {
-		live[i] = ss.Segment()
-		offsets[i+1] = offsets[i] + ss.Segment().Count()
-	}
-	total := offsets[len(segs)]
-	docCount, _ := snap.DocCount()
-	if docCount == 0 {
-		return nil, nil
-	}
-	kb.forgetSegments(live)
-	infos := make([]*segInfo, len(segs))
-	for i := range segs {
-		if infos[i], err = kb.segmentInfo(live[i]); err != nil {
+	if f, ok := ix.(Fetcher); ok {
+		if err := f.FetchTerms(ctx, names); err != nil {
 			return nil, err
 		}
 	}
-	ords := kb.ordinalDocs()
+	view, err := ix.View()
+	if err != nil {
+		return nil, err
+	}
+	defer view.Release()
+	segs := view.Segments
+	offsets := make([]uint64, len(segs)+1)
+	live := make([]Segment, len(segs))
+	for i, ss := range segs {
+		live[i] = ss.Segment
+		offsets[i+1] = offsets[i] + ss.Segment.Count()
+	}
+	total := offsets[len(segs)]
+	docCount := view.Chunks
+	if docCount == 0 {
+		return nil, nil
+	}
+	r.forgetSegments(live)
+	infos := make([]*segInfo, len(segs))
+	nords := 0
+	for i := range segs {
+		if infos[i], err = r.segmentInfo(live[i]); err != nil {
+			return nil, err
+		}
+		nords = max(nords, infos[i].docs)
+	}
+	ords := r.ordinalDocs()
+	nords = max(nords, len(ords))
 	deleted := make([]*roaring.Bitmap, len(segs))
 	for i, ss := range segs {
-		if d := ss.Deleted(); d != nil && !d.IsEmpty() {
+		if d := ss.Deleted; d != nil && !d.IsEmpty() {
 			deleted[i] = d
 		}
 	}
-	scoring := kb.cfg.Scoring
+	scoring := r.cfg.Scoring
 	// Document-level statistics, when anything needs them.
 	perDoc := scoring.documentScore() || scoring.documentIDF()
 	var parts []*docParts
@@ -228,7 +251,7 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 	if perDoc {
 		parts = make([]*docParts, len(segs))
 		for i := range segs {
-			if parts[i], err = kb.documentParts(live[i], infos[i]); err != nil {
+			if parts[i], err = r.documentParts(live[i], infos[i]); err != nil {
 				return nil, err
 			}
 			n, tokens := liveDocuments(parts[i], infos[i], deleted[i])
@@ -240,14 +263,14 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 
 	a := accumPool.Get().(*accum)
 	defer accumPool.Put(a)
-	a.reset(int(total), len(ords))
+	a.reset(int(total), nords)
 	defer a.clear()
 
 	fields := []struct {
 		name  string
 		boost float64
 		into  []float64
-	}{{fieldBody, 1, a.body}, {fieldTitle, kb.cfg.TitleBoost, a.title}}
+	}{{FieldBody, 1, a.body}, {FieldTitle, r.cfg.TitleBoost, a.title}}
 	lists := make([]flatPostings, len(segs))
 	// The title postings the whole-document score reads, by query term
 	// and segment, kept for the title field's own pass.
@@ -268,12 +291,12 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 		if f.boost <= 0 {
 			continue // the title bonus is off
 		}
-		body := f.name == fieldBody
+		body := f.name == FieldBody
 		// n is the number of units (chunks) a field's idf counts.
 		var avgLen, docAvgLen float64
 		n := float64(docCount)
 		if bm.bleve {
-			card, err := snap.FieldCardinality(f.name)
+			card, err := view.Cardinality(f.name)
 			if err != nil {
 				return nil, fmt.Errorf("knowledge: field statistics: %w", err)
 			}
@@ -285,17 +308,17 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 		} else {
 			// Lucene's statistics: tokens per chunk that has the field,
 			// which also counts the units of the field's idf.
-			var tot fieldTotals
+			var tot FieldTotals
 			for i := range segs {
-				t, err := kb.liveFieldTotals(live[i], infos[i], f.name, deleted[i])
+				t, err := r.liveFieldTotals(live[i], infos[i], f.name, deleted[i])
 				if err != nil {
 					return nil, err
 				}
-				tot.tokens += t.tokens
-				tot.chunks += t.chunks
+				tot.Tokens += t.Tokens
+				tot.Chunks += t.Chunks
 			}
-			if tot.chunks > 0 {
-				avgLen, n = float64(tot.tokens)/float64(tot.chunks), float64(tot.chunks)
+			if tot.Chunks > 0 {
+				avgLen, n = float64(tot.Tokens)/float64(tot.Chunks), float64(tot.Chunks)
 			}
 			if body && perDoc && liveDocs > 0 {
 				docAvgLen = float64(liveDocTokens) / float64(liveDocs)
@@ -459,15 +482,18 @@ func (kb *KB) rankTerms(ctx context.Context, idx memIndex, terms []queryTerm, k 
 			heap.Fix(h, 0)
 		}
 	}
-	out := make([]rankedDoc, h.Len())
+	out := make([]Result, h.Len())
 	for i := len(out) - 1; i >= 0; i-- {
 		top := heap.Pop(h).(hnode)
-		o := top.n
-		r := rankedDoc{docID: ords[o], chunk: int(a.bestN[o]), score: top.score, neighbour: -1}
-		if a.second[o] > 0 && (a.secondN[o] == a.bestN[o]-1 || a.secondN[o] == a.bestN[o]+1) {
-			r.neighbour = int(a.secondN[o])
+		o := int32(top.n)
+		res := Result{Doc: Doc{Ord: o}, Chunk: int(a.bestN[o]), Score: top.score, Neighbour: -1}
+		if int(o) < len(ords) {
+			res.Doc.ID = ords[o]
 		}
-		out[i] = r
+		if a.second[o] > 0 && (a.secondN[o] == a.bestN[o]-1 || a.secondN[o] == a.bestN[o]+1) {
+			res.Neighbour = int(a.secondN[o])
+		}
+		out[i] = res
 	}
 	return out, nil
 }
@@ -485,7 +511,7 @@ type docHit struct {
 // summed over the document's chunks in a.dtf. With titles, it also reads
 // the term's title postings into titles[ti] and the term's frequency in
 // each document's title into a.ttf.
-func (a *accum) documentFrequencies(live []segment.Segment, infos []*segInfo, lists []flatPostings, deleted []*roaring.Bitmap, titles [][]flatPostings, ti int, term string) error {
+func (a *accum) documentFrequencies(live []Segment, infos []*segInfo, lists []flatPostings, deleted []*roaring.Bitmap, titles [][]flatPostings, ti int, term string) error {
 	for i := range lists {
 		info, del := infos[i], deleted[i]
 		fp := lists[i]
@@ -502,7 +528,7 @@ func (a *accum) documentFrequencies(live []segment.Segment, infos []*segInfo, li
 		if titles == nil {
 			continue
 		}
-		tp, err := postingsOf(live[i], fieldTitle, term)
+		tp, err := postingsOf(live[i], FieldTitle, term)
 		if err != nil {
 			return err
 		}
@@ -519,35 +545,26 @@ func (a *accum) documentFrequencies(live []segment.Segment, infos []*segInfo, li
 	return nil
 }
 
-// rankedDoc is a ranked document and its best chunk.
-type rankedDoc struct {
-	docID string
-	chunk int
-	score float64
-	// neighbour is the number of the document's runner-up chunk when it
-	// sits right beside the best one, else -1.
-	neighbour int
-}
-
-// segInfo maps a segment's doc numbers to chunks: the document's ordinal
-// (a dense per-KB number, for array-indexed bookkeeping) and the chunk's
-// number. Reading stored ids for every ranked chunk of every query would
-// cost more than the scoring; segments are immutable, so this never goes
-// stale.
+// segInfo maps a segment's chunk numbers to documents: the document's
+// ordinal (a dense number, for array-indexed bookkeeping) and the chunk's
+// number in it. Reading stored ids for every ranked chunk of every query
+// would cost more than the scoring; segments are immutable, so this never
+// goes stale.
 type segInfo struct {
 	ord []int32
 	n   []int32
+	// docs bounds the ordinals a Described segment uses (0 otherwise).
+	docs int
 	// parts, computed on first need, are the whole-document facts.
 	parts *docParts
 	// totals, computed on first need, are each field's summed lengths.
-	totals map[string]fieldTotals
+	totals map[string]FieldTotals
 }
 
 // flatPostings is one term's postings in one segment field: ascending
-// segment-local doc numbers, the term's frequency in each, and the field's
-// length by doc number. The slices are the segment's own (flatseg), so
-// ranking reads postings without copying them; a segment loaded from a
-// snapshot decodes a term's postings once, on first use.
+// segment-local chunk numbers, the term's frequency in each, and the
+// field's length by chunk number. The slices are the segment's own, so
+// ranking reads postings without copying them.
 type flatPostings struct {
 	doc, tf, lens []uint32
 }
@@ -567,19 +584,25 @@ func (fp flatPostings) count(deleted *roaring.Bitmap) uint64 {
 }
 
 // postingsOf returns term's postings in field of seg.
-func postingsOf(seg segment.Segment, field, term string) (flatPostings, error) {
-	fs, ok := seg.(*flatseg.Segment)
-	if !ok {
-		return flatPostings{}, fmt.Errorf("knowledge: segment is %T, not a flat segment", seg)
-	}
-	doc, tf, lens := fs.Postings(field, term)
+func postingsOf(seg Segment, field, term string) (flatPostings, error) {
+	doc, tf, lens := seg.Postings(field, term)
 	return flatPostings{doc, tf, lens}, nil
 }
 
-func (kb *KB) segmentInfo(seg segment.Segment) (*segInfo, error) {
-	kb.ordMu.Lock()
-	defer kb.ordMu.Unlock()
-	if info, ok := kb.segInfos[seg]; ok {
+// segmentInfo returns what the ranker knows of seg, learning it on first
+// sight: from the segment's own description, or by reading every chunk's
+// id and giving each new document the next ordinal.
+func (r *Ranker) segmentInfo(seg Segment) (*segInfo, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if info, ok := r.infos[seg]; ok {
+		return info, nil
+	}
+	if d, ok := seg.(Described); ok {
+		desc := d.Description()
+		info := &segInfo{ord: desc.Ord, n: desc.N, docs: desc.Docs, totals: desc.Totals,
+			parts: &docParts{length: desc.DocLength, repeats: desc.Repeats, docs: desc.Docs, tokens: desc.Tokens}}
+		r.infos[seg] = info
 		return info, nil
 	}
 	count := seg.Count()
@@ -587,56 +610,60 @@ func (kb *KB) segmentInfo(seg segment.Segment) (*segInfo, error) {
 	for i := uint64(0); i < count; i++ {
 		id, err := seg.DocID(i)
 		if err != nil {
-			return nil, fmt.Errorf("knowledge: read chunk id: %w", err)
+			return nil, fmt.Errorf("rank: read chunk id: %w", err)
 		}
 		doc, num, _ := strings.Cut(string(id), "#")
 		n, _ := strconv.Atoi(num)
-		o, ok := kb.ordinals[doc]
+		o, ok := r.ordinals[doc]
 		if !ok {
-			o = int32(len(kb.ordDocs))
-			kb.ordinals[doc] = o
-			kb.ordDocs = append(kb.ordDocs, doc)
+			o = int32(len(r.ordDocs))
+			r.ordinals[doc] = o
+			r.ordDocs = append(r.ordDocs, doc)
 		}
 		info.ord[i], info.n[i] = o, int32(n)
 	}
-	kb.segInfos[seg] = info
+	r.infos[seg] = info
 	return info, nil
 }
 
-func (kb *KB) ordinalDocs() []string {
-	kb.ordMu.Lock()
-	defer kb.ordMu.Unlock()
-	return kb.ordDocs
+func (r *Ranker) ordinalDocs() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ordDocs
 }
 
-// forgetSegments drops the segment infos of segments no longer in idx.
-func (kb *KB) forgetSegments(live []segment.Segment) {
-	kb.ordMu.Lock()
-	defer kb.ordMu.Unlock()
-	if len(kb.segInfos) <= len(live) {
+// DocOrder returns the ids of ix's documents by ordinal: the order in
+// which ties between equal scores are broken. A site bundle keeps it, so
+// that its ranking breaks ties as the index it was built from does.
+func (r *Ranker) DocOrder(ix Index) ([]string, error) {
+	view, err := ix.View()
+	if err != nil {
+		return nil, err
+	}
+	defer view.Release()
+	for _, ss := range view.Segments {
+		if _, err := r.segmentInfo(ss.Segment); err != nil {
+			return nil, err
+		}
+	}
+	return append([]string(nil), r.ordinalDocs()...), nil
+}
+
+// forgetSegments drops the segment infos of segments no longer in the
+// index.
+func (r *Ranker) forgetSegments(live []Segment) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.infos) <= len(live) {
 		return
 	}
-	keep := make(map[segment.Segment]*segInfo, len(live))
+	keep := make(map[Segment]*segInfo, len(live))
 	for _, s := range live {
-		if info, ok := kb.segInfos[s]; ok {
+		if info, ok := r.infos[s]; ok {
 			keep[s] = info
 		}
 	}
-	kb.segInfos = keep
-}
-
-// segOf finds the segment holding global doc number n.
-func segOf(offsets []uint64, n uint64) int {
-	lo, hi := 0, len(offsets)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if offsets[mid] <= n {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
+	r.infos = keep
 }
 
 type hnode struct {

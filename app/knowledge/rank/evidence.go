@@ -1,12 +1,7 @@
-package knowledge
+package rank
 
 import (
-	"fmt"
-
 	"github.com/RoaringBitmap/roaring/v2"
-	segment "github.com/blevesearch/scorch_segment_api/v2"
-
-	"tinyrag/app/knowledge/flatseg"
 )
 
 // Why whole-document evidence: chunks are what the model reads, but
@@ -84,17 +79,13 @@ type docParts struct {
 
 // documentParts computes (once per segment, then cached in info) the
 // whole-document facts of seg's chunks.
-func (kb *KB) documentParts(seg segment.Segment, info *segInfo) (*docParts, error) {
-	kb.ordMu.Lock()
-	defer kb.ordMu.Unlock()
+func (r *Ranker) documentParts(seg Segment, info *segInfo) (*docParts, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if info.parts != nil {
 		return info.parts, nil
 	}
-	fs, ok := seg.(*flatseg.Segment)
-	if !ok {
-		return nil, fmt.Errorf("knowledge: segment is %T, not a flat segment", seg)
-	}
-	body, title := fs.Lengths(fieldBody), fs.Lengths(fieldTitle)
+	body, title := seg.Lengths(FieldBody), seg.Lengths(FieldTitle)
 	type sum struct {
 		length int64
 		chunks int32

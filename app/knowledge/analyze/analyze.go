@@ -1,6 +1,12 @@
-package knowledge
+// Package analyze turns text into the terms the knowledge index holds: a
+// word tokenizer of tinyRAG's own and bleve's English and German filter
+// chains, behind a cache that filters each distinct word once. Indexing,
+// ranking and the site bundle's query side all analyse text here, so a
+// query's terms are exactly the terms the index was built with.
+package analyze
 
 import (
+	"fmt"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -21,19 +27,41 @@ import (
 // kept, and each CJK ideograph a token of its own. Text in other scripts
 // tokenizes like UAX #29 would for ordinary prose.
 
+const wordsTokenizer = "tinyrag_words"
+
+// The analyzers' names in bleve's registry.
 const (
-	wordsTokenizer = "tinyrag_words"
-	analyzerEN     = "tinyrag_en"
-	analyzerDE     = "tinyrag_de"
+	NameEN = "tinyrag_en"
+	NameDE = "tinyrag_de"
 )
+
+// Languages maps a knowledge base language to its analyzer's name.
+var Languages = map[string]string{
+	"en": NameEN,
+	"de": NameDE,
+}
+
+// New returns a fresh analyzer for lang ("en" or "de") with a cache of its
+// own.
+func New(lang string) (analysis.Analyzer, error) {
+	name, ok := Languages[lang]
+	if !ok {
+		return nil, fmt.Errorf("analyze: unsupported language %q (supported: en, de)", lang)
+	}
+	an, err := registry.NewCache().AnalyzerNamed(name)
+	if err != nil {
+		return nil, fmt.Errorf("analyze: bleve analyzer %q: %w", name, err)
+	}
+	return an, nil
+}
 
 func init() {
 	registry.RegisterTokenizer(wordsTokenizer, func(map[string]interface{}, *registry.Cache) (analysis.Tokenizer, error) {
 		return wordTokenizer{}, nil
 	})
 	// The filter chains are bleve's en and de analyzers' own.
-	registerAnalyzer(analyzerEN, en.PossessiveName, lowercase.Name, en.StopName, porter.Name)
-	registerAnalyzer(analyzerDE, lowercase.Name, de.StopName, de.NormalizeName, de.LightStemmerName)
+	registerAnalyzer(NameEN, en.PossessiveName, lowercase.Name, en.StopName, porter.Name)
+	registerAnalyzer(NameDE, lowercase.Name, de.StopName, de.NormalizeName, de.LightStemmerName)
 }
 
 func registerAnalyzer(name string, filters ...string) {
@@ -72,7 +100,7 @@ type cachingAnalyzer struct {
 // termEntry is a word's filtered term. Its id is the term's (not the
 // word's: "cats" and "cat" share one), dense within one generation of the
 // cache, so indexing counts term frequencies in an array
-// instead of a second map (field.go).
+// instead of a second map (Frequencies).
 type termEntry struct {
 	term []byte // nil: the filters dropped the word
 	key  string // term as a string, for index.TokenFrequencies keys
@@ -206,7 +234,7 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 
 // nextWord finds the first word at or after byte i of input; ok is false
 // when there is none. Tokenize and the one-pass indexing analysis
-// (field.go) share it, so both cut text the same way.
+// (Frequencies) share it, so both cut text the same way.
 func nextWord(input []byte, i int) (start, end int, typ analysis.TokenType, ok bool) {
 	for i < len(input) {
 		var c runeClass
@@ -266,11 +294,11 @@ func nextWord(input []byte, i int) (start, end int, typ analysis.TokenType, ok b
 	return 0, 0, 0, false
 }
 
-// eachTerm calls fn with each term of input that the filters keep and its
+// EachTerm calls fn with each term of input that the filters keep and its
 // position (1, 2, … over kept terms, as Analyze numbers them), without
 // building a token stream: ranking analyses chunk text again at query
-// time (feedback.go, proximity.go), where Analyze's allocations showed.
-func eachTerm(an analysis.Analyzer, input []byte, fn func(term string, pos int)) {
+// time (RM3 feedback, proximity), where Analyze's allocations showed.
+func EachTerm(an analysis.Analyzer, input []byte, fn func(term string, pos int)) {
 	a, ok := an.(*cachingAnalyzer)
 	if !ok {
 		for _, t := range an.Analyze(input) {

@@ -1,11 +1,10 @@
-package knowledge
+package rank
 
 import (
 	"context"
 	"sort"
 
-	"github.com/blevesearch/bleve/v2/index/scorch"
-
+	"tinyrag/app/knowledge/analyze"
 	"tinyrag/app/knowledge/flatseg"
 )
 
@@ -70,19 +69,33 @@ func (f Feedback) withDefaults() Feedback {
 	return f
 }
 
-// maxFeedbackDF is the largest share of documents a feedback term may
-// appear in (Anserini's RM3).
-const maxFeedbackDF = 0.1
+// MaxFeedbackDF is the largest share of chunks a feedback term may appear
+// in (Anserini's RM3).
+const MaxFeedbackDF = 0.1
+
+// CommonTerm reports whether a term found in df of an index's chunks
+// (deleted ones included: a bound, not a statistic) is too common to
+// expand a query with.
+func CommonTerm(df, chunks int) bool { return float64(df) > MaxFeedbackDF*float64(chunks) }
 
 // expand returns terms interpolated with the relevance model of the
 // feedback documents: both sides normalised to sum 1, then mixed as
 // OriginalWeight·query + (1−OriginalWeight)·model. ok is false when
 // no term was rare enough to add: the query stands as it is.
-func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDocs []rankedDoc) (expanded []queryTerm, ok bool, err error) {
-	fb := kb.cfg.Feedback
+func (r *Ranker) expand(ctx context.Context, ix Index, terms []queryTerm, fbDocs []Result) (expanded []queryTerm, ok bool, err error) {
+	fb := r.cfg.Feedback
+	if f, ok := ix.(Fetcher); ok {
+		refs := make([]ChunkRef, len(fbDocs))
+		for i, d := range fbDocs {
+			refs[i] = ChunkRef{d.Doc, d.Chunk}
+		}
+		if err := f.FetchText(ctx, refs); err != nil {
+			return nil, false, err
+		}
+	}
 	model := map[string]float64{}
-	for _, r := range fbDocs {
-		tf, length, err := kb.chunkTerms(ctx, r.docID, r.chunk)
+	for _, d := range fbDocs {
+		tf, length, err := r.chunkTerms(ctx, ix, d.Doc, d.Chunk)
 		if err != nil {
 			return nil, false, err
 		}
@@ -92,7 +105,7 @@ func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDoc
 		// P(w|D)·score(D): Anserini weighs each document by its first-pass
 		// score, standing in for the query likelihood P(Q|D).
 		for _, t := range tf {
-			model[t.Key] += float64(t.Freq) / float64(length) * r.score
+			model[t.Key] += float64(t.Freq) / float64(length) * d.Score
 		}
 	}
 	cands := make([]queryTerm, 0, len(model))
@@ -105,19 +118,20 @@ func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDoc
 		}
 		return cands[i].term < cands[j].term
 	})
-	snap, err := idx.snapshot()
-	if err != nil {
-		return nil, false, err
-	}
-	defer snap.Close()
-	df, docs := docFreqs(snap)
 	kept := make([]queryTerm, 0, fb.Terms)
 	sum := 0.0
 	for _, c := range cands {
 		if len(kept) == fb.Terms {
 			break
 		}
-		if len(c.term) < 2 || float64(df(c.term)) > maxFeedbackDF*float64(docs) {
+		if len(c.term) < 2 {
+			continue
+		}
+		common, err := ix.Common(c.term)
+		if err != nil {
+			return nil, false, err
+		}
+		if common {
 			continue
 		}
 		kept = append(kept, c)
@@ -147,52 +161,14 @@ func (kb *KB) expand(ctx context.Context, idx memIndex, terms []queryTerm, fbDoc
 	return out, true, nil
 }
 
-// chunkTerms analyses chunk n of document id as it was indexed (title,
+// chunkTerms analyses chunk n of document d as it was indexed (title,
 // heading path, text) and returns its distinct terms with their
 // frequencies, and its length in terms.
-func (kb *KB) chunkTerms(ctx context.Context, id string, n int) ([]flatseg.Term, int, error) {
-	text, err := kb.chunkText(ctx, id, n)
+func (r *Ranker) chunkTerms(ctx context.Context, ix Index, d Doc, n int) ([]flatseg.Term, int, error) {
+	text, err := ix.ChunkText(ctx, d, n)
 	if err != nil {
 		return nil, 0, err
 	}
-	if ca, ok := kb.analyzer.(*cachingAnalyzer); ok {
-		// The indexing analysis: counts in an array, no map per chunk.
-		length, terms := ca.frequencies([]byte(text))
-		return terms, length, nil
-	}
-	at := map[string]int{}
-	var terms []flatseg.Term
-	length := 0
-	eachTerm(kb.analyzer, []byte(text), func(term string, _ int) {
-		length++
-		i, ok := at[term]
-		if !ok {
-			i = len(terms)
-			at[term] = i
-			terms = append(terms, flatseg.Term{Key: term})
-		}
-		terms[i].Freq++
-	})
+	length, terms := analyze.Frequencies(r.cfg.Analyzer, []byte(text))
 	return terms, length, nil
-}
-
-// docFreqs returns a function giving a term's document frequency in the
-// body field of snap (chunks, deleted ones included: a bound, not a
-// statistic) and the number of chunks.
-func docFreqs(snap *scorch.IndexSnapshot) (func(string) int, int) {
-	var segs []*flatseg.Segment
-	total := 0
-	for _, ss := range snap.Segments() {
-		if fs, ok := ss.Segment().(*flatseg.Segment); ok {
-			segs = append(segs, fs)
-			total += int(fs.Count())
-		}
-	}
-	return func(term string) int {
-		n := 0
-		for _, s := range segs {
-			n += s.DocFreq(fieldBody, term)
-		}
-		return n
-	}, total
 }

@@ -1,9 +1,10 @@
-package knowledge
+package rank
 
 import (
 	"context"
-	"errors"
 	"sort"
+
+	"tinyrag/app/knowledge/analyze"
 )
 
 // Term proximity with the sequential dependence model (Metzler and Croft,
@@ -23,7 +24,7 @@ import (
 // first Depth documents, analysed again at query time, and re-ranks those.
 //
 // Off by default: on SciFact it lowers nDCG@10 (0.694 to 0.685) and
-// multiplies query time (README, "Retrieval techniques"); a collection of
+// multiplies query time (docs/retrieval.md); a collection of
 // short keyword queries over long documents is where it is expected to pay.
 
 // Proximity configures term-proximity re-ranking.
@@ -60,7 +61,7 @@ const (
 // the query's adjacent term pairs in the document's best chunk, scored
 // like terms (a pair's idf is the sum of its terms', as Lucene's span
 // queries weigh it); then re-sorts and keeps the best k.
-func (kb *KB) proximityRerank(ctx context.Context, terms []queryTerm, ranked []rankedDoc, st bodyStats, k int) ([]rankedDoc, error) {
+func (r *Ranker) proximityRerank(ctx context.Context, ix Index, terms []queryTerm, ranked []Result, st bodyStats, k int) ([]Result, error) {
 	if st.avgLen <= 0 {
 		return ranked[:min(k, len(ranked))], nil
 	}
@@ -70,7 +71,7 @@ func (kb *KB) proximityRerank(ctx context.Context, terms []queryTerm, ranked []r
 		a, b string
 		w    float64 // weighed as a term query weighs its idf
 	}
-	bm := kb.cfg.Scoring.Formula.params()
+	bm := r.cfg.Scoring.Formula.params()
 	var pairs []pair
 	for i := 0; i+1 < len(terms); i++ {
 		a, b := terms[i].term, terms[i+1].term
@@ -85,19 +86,28 @@ func (kb *KB) proximityRerank(ctx context.Context, terms []queryTerm, ranked []r
 		return ranked[:min(k, len(ranked))], nil
 	}
 	k1, b, sat := bm.k1, bm.b, bm.saturation()
+	if f, ok := ix.(Fetcher); ok {
+		refs := make([]ChunkRef, len(ranked))
+		for i, d := range ranked {
+			refs[i] = ChunkRef{d.Doc, d.Chunk}
+		}
+		if err := f.FetchText(ctx, refs); err != nil {
+			return nil, err
+		}
+	}
 	pos := map[string][]int{}
 	for i := range ranked {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		r := &ranked[i]
-		text, err := kb.chunkText(ctx, r.docID, r.chunk)
+		d := &ranked[i]
+		text, err := ix.ChunkText(ctx, d.Doc, d.Chunk)
 		if err != nil {
 			return nil, err
 		}
 		clear(pos)
 		length := 0
-		eachTerm(kb.analyzer, []byte(text), func(term string, p int) {
+		analyze.EachTerm(r.cfg.Analyzer, []byte(text), func(term string, p int) {
 			length++
 			if _, ok := st.idf[term]; ok {
 				pos[term] = append(pos[term], p)
@@ -118,9 +128,9 @@ func (kb *KB) proximityRerank(ctx context.Context, terms []queryTerm, ranked []r
 				uw += p.w * score(u)
 			}
 		}
-		r.score = sdmTerm*r.score + sdmOrdered*od + sdmUnordered*uw
+		d.Score = sdmTerm*d.Score + sdmOrdered*od + sdmUnordered*uw
 	}
-	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Score > ranked[j].Score })
 	return ranked[:min(k, len(ranked))], nil
 }
 
@@ -141,21 +151,4 @@ func pairCounts(pa, pb []int) (ordered, unordered int) {
 		}
 	}
 	return ordered, unordered
-}
-
-// chunkText is chunk n of document id as it was indexed: title, heading
-// path and text. A document deleted since it was ranked has none.
-func (kb *KB) chunkText(ctx context.Context, id string, n int) (string, error) {
-	cs, err := kb.chunksOf(ctx, id)
-	var nf *NotFoundError
-	if errors.As(err, &nf) {
-		return "", nil
-	}
-	if err != nil || n >= len(cs) {
-		return "", err
-	}
-	kb.mu.RLock()
-	title := kb.docs[id].Title
-	kb.mu.RUnlock()
-	return chunkBody(title, &cs[n]), nil
 }

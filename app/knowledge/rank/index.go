@@ -1,0 +1,180 @@
+package rank
+
+import (
+	"context"
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+)
+
+// The fields an index holds for each chunk: its body (title, heading path
+// and text) and, on a document's first chunk only, its title.
+const (
+	FieldTitle = "title"
+	FieldBody  = "body"
+)
+
+// Segment is what ranking reads of one index segment: the chunks it holds
+// (numbered from 0), a term's postings in a field and the field's lengths.
+// *flatseg.Segment is one.
+type Segment interface {
+	// Count is how many chunks the segment holds, deleted ones included.
+	Count() uint64
+	// Postings returns term's postings in field: chunk numbers, ascending,
+	// the term's frequency in each, and the field's length by chunk
+	// number. The slices belong to the segment: read, never write.
+	Postings(field, term string) (docs, freqs, lens []uint32)
+	// Lengths is the field's length by chunk number (nil: no chunk has
+	// the field).
+	Lengths(field string) []uint32
+	// DocID is the id of chunk num: "documentID#n".
+	DocID(num uint64) ([]byte, error)
+}
+
+// Described is a segment that states itself which document each chunk
+// belongs to and the whole-segment figures ranking would otherwise derive
+// by reading every chunk: a segment read shard by shard has only the
+// chunks its loaded postings name. Its documents are named by ordinal
+// alone (Doc.ID is empty): the index that owns the segment maps them.
+type Described interface {
+	Segment
+	// Description's slices are by chunk number; an entry must be filled
+	// for every chunk that any loaded postings name.
+	Description() *Description
+}
+
+// Description is what a Described segment states about its chunks.
+type Description struct {
+	// Ord is each chunk's document ordinal (0 to Docs-1; ties between
+	// equal scores go to the lower ordinal), N its number within the
+	// document.
+	Ord, N []int32
+	// DocLength is the length in terms of the document each chunk belongs
+	// to, Repeats how many of that document's chunks repeat its title
+	// beyond the first (see evidence.go).
+	DocLength []uint32
+	Repeats   []int32
+	// Docs is how many documents the segment holds, Tokens their lengths
+	// added up.
+	Docs   int
+	Tokens int64
+	// Totals are each field's lengths added up over the chunks.
+	Totals map[string]FieldTotals
+}
+
+// FieldTotals are a field's length in tokens summed over a segment's
+// chunks and how many chunks have the field.
+type FieldTotals struct {
+	Tokens int64
+	Chunks int
+}
+
+// View is a consistent view of an index's segments for one ranking pass.
+type View struct {
+	Segments []ViewSegment
+	// Chunks is how many live (not deleted) chunks the segments hold.
+	Chunks uint64
+	// Cardinality is a field's number of distinct terms summed over the
+	// segments; only bleve's formula reads it.
+	Cardinality func(field string) (uint64, error)
+	// Release ends the view; ranking calls it when done.
+	Release func()
+}
+
+// ViewSegment is one segment of a view and its deleted chunks (nil: none).
+type ViewSegment struct {
+	Segment Segment
+	Deleted *roaring.Bitmap
+}
+
+// Doc names a ranked document: its ordinal, and its id where the
+// segments name their chunks by id (Described segments do not).
+type Doc struct {
+	Ord int32
+	ID  string
+}
+
+// Index is what a ranking reads.
+type Index interface {
+	// View opens a view of the index's segments as they are now.
+	View() (*View, error)
+	// ChunkText returns chunk n of document d as it was indexed (title,
+	// heading path and text), for feedback and proximity; "" for a
+	// document deleted since it was ranked.
+	ChunkText(ctx context.Context, d Doc, n int) (string, error)
+	// Common reports whether term is in too many chunks to expand a query
+	// with (CommonTerm).
+	Common(term string) (bool, error)
+}
+
+// Fetcher is an Index whose postings and text arrive over a network: a
+// ranking asks for all it is about to read at once, so that it waits for
+// one round of requests instead of one request after another.
+type Fetcher interface {
+	// FetchTerms loads the postings of terms; a view opened after it
+	// returns has them.
+	FetchTerms(ctx context.Context, terms []string) error
+	// FetchText loads the text of chunks for ChunkText.
+	FetchText(ctx context.Context, chunks []ChunkRef) error
+}
+
+// ChunkRef names chunk N of document Doc.
+type ChunkRef struct {
+	Doc Doc
+	N   int
+}
+
+// Config configures a Ranker. Zero values mean the defaults.
+type Config struct {
+	// Analyzer analyses queries (and chunk text, for feedback and
+	// proximity) as the index's text was analysed.
+	Analyzer analysis.Analyzer
+	// TitleBoost is the weight of an extra score for query words in a
+	// document's title, scored as a field of its own; 0 or less (the
+	// default) means none (see knowledge.Config).
+	TitleBoost float64
+	// Feedback configures pseudo-relevance feedback (RM3, feedback.go);
+	// on by default.
+	Feedback Feedback
+	// Proximity configures term-proximity re-ranking (proximity.go); off
+	// by default.
+	Proximity Proximity
+	// Scoring configures how term matches in chunks add up to a
+	// document's score (evidence.go).
+	Scoring Scoring
+}
+
+// Ranker ranks the documents of one index. It keeps what it learns of
+// the index's segments (which document each chunk belongs to, a dense
+// ordinal per document, whole-document figures) across queries: segments
+// are immutable, so this never goes stale. Safe for concurrent use.
+type Ranker struct {
+	cfg Config
+
+	mu       sync.Mutex // guards the bookkeeping below
+	ordinals map[string]int32
+	ordDocs  []string
+	infos    map[Segment]*segInfo
+}
+
+// New returns a Ranker.
+func New(cfg Config) *Ranker {
+	cfg.Feedback = cfg.Feedback.withDefaults()
+	cfg.Proximity = cfg.Proximity.withDefaults()
+	return &Ranker{cfg: cfg, ordinals: map[string]int32{}, infos: map[Segment]*segInfo{}}
+}
+
+// Config is the ranker's configuration, defaults filled in.
+func (r *Ranker) Config() Config { return r.cfg }
+
+// Result is a ranked document and its best chunk.
+type Result struct {
+	Doc Doc
+	// Chunk is the number of the document's best chunk.
+	Chunk int
+	Score float64
+	// Neighbour is the number of the document's runner-up chunk when it
+	// sits right beside the best one, else -1.
+	Neighbour int
+}
