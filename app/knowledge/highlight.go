@@ -1,8 +1,11 @@
 package knowledge
 
 import (
+	"context"
 	"html"
 	"strings"
+
+	"tinyrag/app/knowledge/rank"
 )
 
 const (
@@ -18,6 +21,17 @@ func (kb *KB) queryTerms(q string) map[string]bool {
 		terms[string(t.Term)] = true
 	}
 	return terms
+}
+
+// asYouTypeTerms are the terms a query typed so far stands for, as a set
+// for highlighting.
+func (kb *KB) asYouTypeTerms(ctx context.Context, dict rank.Dictionary, q string) (map[string]bool, error) {
+	list, err := kb.ranker.AsYouType(ctx, dict, q)
+	terms := map[string]bool{}
+	for _, t := range list {
+		terms[t] = true
+	}
+	return terms, err
 }
 
 // fragments cuts up to three excerpts around matched words, HTML-escaped,

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"tinyrag/app/knowledge/rank"
 )
 
 // SearchOptions tunes Search.
@@ -13,6 +15,12 @@ type SearchOptions struct {
 	K int
 	// Highlight fills Hit.Fragments.
 	Highlight bool
+	// AsYouType searches q as typed so far, for search as you type: its
+	// last word, unless a space follows it, matches the indexed terms it
+	// begins, and a word of five or more letters that no chunk holds
+	// matches the terms one edit away (see package rank). It ranks without
+	// feedback or proximity.
+	AsYouType bool
 }
 
 // Hit is one matching document, represented by its best chunk.
@@ -38,6 +46,8 @@ var ErrEmptyQuery = errors.New("knowledge: empty query")
 // Search runs a BM25 query over titles and bodies and returns the best K
 // documents, each once, represented by its best-scoring chunk.
 func (kb *KB) Search(ctx context.Context, q string, opt SearchOptions) ([]Hit, error) {
+	// As you type, a space after the last word says it is finished.
+	typed := q
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return nil, ErrEmptyQuery
@@ -49,13 +59,23 @@ func (kb *KB) Search(ctx context.Context, q string, opt SearchOptions) ([]Hit, e
 	idx := kb.idx
 	kb.mu.RUnlock()
 
-	ranked, err := kb.ranker.Rank(ctx, rankIndex{kb, idx}, q, opt.K)
+	var ranked []rank.Result
+	var err error
+	var terms map[string]bool
+	if opt.AsYouType {
+		dict := dictionary{idx}
+		ranked, err = kb.ranker.RankAsYouType(ctx, rankIndex{kb, idx}, dict, typed, opt.K)
+		if err == nil && opt.Highlight {
+			terms, err = kb.asYouTypeTerms(ctx, dict, typed)
+		}
+	} else {
+		ranked, err = kb.ranker.Rank(ctx, rankIndex{kb, idx}, q, opt.K)
+		if opt.Highlight {
+			terms = kb.queryTerms(q)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("knowledge: search %q: %w", q, err)
-	}
-	var terms map[string]bool
-	if opt.Highlight {
-		terms = kb.queryTerms(q)
 	}
 	hits := make([]Hit, 0, len(ranked))
 	for _, r := range ranked {

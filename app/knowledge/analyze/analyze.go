@@ -326,3 +326,31 @@ func EachTerm(an analysis.Analyzer, input []byte, fn func(term string, pos int))
 		fn(e.key, pos)
 	}
 }
+
+// Word is one word of a text as typed, and the term it analyses to.
+type Word struct {
+	// Word is the text of the word; Start and End its byte offsets.
+	Word       string
+	Start, End int
+	// Term is the word's term, "" when the filters drop it (a stop word).
+	Term string
+}
+
+// Words cuts input into words as the index's tokenizer does and analyses
+// each: what search as you type needs to tell the word still being typed
+// from the rest.
+func Words(an analysis.Analyzer, input []byte) []Word {
+	var out []Word
+	for i := 0; ; {
+		start, end, _, ok := nextWord(input, i)
+		if !ok {
+			return out
+		}
+		i = end
+		w := Word{Word: string(input[start:end]), Start: start, End: end}
+		if ts := an.Analyze(input[start:end]); len(ts) > 0 {
+			w.Term = string(ts[0].Term)
+		}
+		out = append(out, w)
+	}
+}

@@ -239,3 +239,13 @@ func (s *Segment) computeSize() {
 	}
 	s.size = n
 }
+
+// Terms returns the named field's terms, sorted: what a dictionary lookup
+// by prefix or by edit distance reads. The slice belongs to the segment:
+// read, never write.
+func (s *Segment) Terms(name string) []string {
+	if i := s.find(name); i >= 0 {
+		return s.fields[i].terms
+	}
+	return nil
+}
