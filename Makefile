@@ -84,7 +84,8 @@ bench-wasm:
 	else echo "minisearch reference skipped: npm install failed (no registry?)"; fi
 
 # SciFact imported in headless Chromium, then the page reloaded: how long
-# until the knowledge base is searchable again (issue 4's reload target).
+# until the knowledge base is searchable again (the reload target:
+# searchable within 1 s of start).
 bench-reload: build e2e-deps
 	TINYRAG_E2E=1 TINYRAG_BENCH_SCIFACT=$(abspath $(SCIFACT)) $(GO) test -count=1 -run BenchReload -v ./server/e2e/ | grep -E '^(browser_import|--- |ok|FAIL)'
 

@@ -15,7 +15,7 @@
 // speaks the versioned postMessage protocol ({v: 1, type, ...}) with the
 // iframe. Messages are sent only to the app's exact origin and accepted only
 // from the iframe's window at that origin. The protocol and options are
-// documented in the README ("Embedding tinyRAG").
+// documented in docs/embedding.md.
 (function () {
   'use strict';
   const script = document.currentScript;

@@ -23,10 +23,10 @@ func nanogoScripts() map[string][][]step {
 	return s
 }
 
-// TestNanogo_InfiniteLoopTimesOutWhileThePageStaysResponsive is issue 6's
-// browser check: a runaway snippet runs in the Web Worker, the chat input
-// keeps taking keystrokes meanwhile, the card ends in ✗ with the timeout,
-// and the next snippet runs in a fresh worker.
+// TestNanogo_InfiniteLoopTimesOutWhileThePageStaysResponsive is the browser
+// check of nanoGo's timeout: a runaway snippet runs in the Web Worker, the
+// chat input keeps taking keystrokes meanwhile, the card ends in ✗ with the
+// timeout, and the next snippet runs in a fresh worker.
 func TestNanogo_InfiniteLoopTimesOutWhileThePageStaysResponsive(t *testing.T) {
 	llm := newScriptedLLM(t, nanogoScripts())
 	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")

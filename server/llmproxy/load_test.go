@@ -51,7 +51,7 @@ func scriptedUpstream(chunks int, pause time.Duration) (*httptest.Server, string
 // requests through the proxy (behind the same limiter the server uses)
 // against a loopback upstream, and checks: no errors, every stream byte-
 // exact, bounded memory, and no goroutines left once it is over. It logs
-// the figures quoted in the README. Skipped with -short.
+// the figures quoted in docs/measurements.md. Skipped with -short.
 func TestLoad_200ConcurrentStreams(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test: run without -short")

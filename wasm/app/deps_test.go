@@ -30,7 +30,7 @@ func browserBuild(t *testing.T, args ...string) string {
 }
 
 // forbidden are packages app.wasm must not contain, and why. Each one was
-// cut to make the first visit smaller (README, "What app.wasm carries").
+// cut to make the first visit smaller (docs/app-wasm.md).
 var forbidden = []struct{ prefix, why string }{
 	{"github.com/traefik/yaegi", "the interpreter lives in nanogo.wasm"},
 	{"codeberg.org/readeck/go-readability", "importers live in importer.wasm"},

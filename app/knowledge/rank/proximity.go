@@ -24,7 +24,7 @@ import (
 // first Depth documents, analysed again at query time, and re-ranks those.
 //
 // Off by default: on SciFact it lowers nDCG@10 (0.694 to 0.685) and
-// multiplies query time (docs/retrieval.md); a collection of
+// multiplies query time (docs/retrieval.md, "Term proximity"); a collection of
 // short keyword queries over long documents is where it is expected to pay.
 
 // Proximity configures term-proximity re-ranking.

@@ -1,5 +1,5 @@
 // A stand-in for zap v17 in tinyRAG's browser build only (wasm/browser.work);
-// see the README section "zap out of the browser build".
+// see docs/architecture.md, "zap out of the browser build".
 module github.com/blevesearch/zapx/v17
 
 go 1.25.0
