@@ -3,6 +3,8 @@ package knowledge
 import (
 	"context"
 	"html"
+
+	"github.com/blevesearch/bleve/v2/analysis"
 	"strings"
 
 	"tinyrag/app/knowledge/rank"
@@ -13,20 +15,20 @@ const (
 	fragmentLen  = 200
 )
 
-// queryTerms analyses a query with the index analyzer, so highlighting
+// QueryTerms analyses a query with the index's analyzer, so highlighting
 // matches exactly the words the search matched (stemmed, stop words out).
-func (kb *KB) queryTerms(q string) map[string]bool {
+func QueryTerms(an analysis.Analyzer, q string) map[string]bool {
 	terms := map[string]bool{}
-	for _, t := range kb.analyzer.Analyze([]byte(q)) {
+	for _, t := range an.Analyze([]byte(q)) {
 		terms[string(t.Term)] = true
 	}
 	return terms
 }
 
-// asYouTypeTerms are the terms a query typed so far stands for, as a set
-// for highlighting.
-func (kb *KB) asYouTypeTerms(ctx context.Context, dict rank.Dictionary, q string) (map[string]bool, error) {
-	list, err := kb.ranker.AsYouType(ctx, dict, q)
+// AsYouTypeTerms are the terms a query typed so far stands for (see
+// rank.Ranker.AsYouType), as a set for highlighting.
+func AsYouTypeTerms(ctx context.Context, r *rank.Ranker, dict rank.Dictionary, q string) (map[string]bool, error) {
+	list, err := r.AsYouType(ctx, dict, q)
 	terms := map[string]bool{}
 	for _, t := range list {
 		terms[t] = true
@@ -34,16 +36,16 @@ func (kb *KB) asYouTypeTerms(ctx context.Context, dict rank.Dictionary, q string
 	return terms, err
 }
 
-// fragments cuts up to three excerpts around matched words, HTML-escaped,
-// with the matches wrapped in <mark>. Each excerpt starts and ends at a word
-// boundary.
-func (kb *KB) fragments(text string, terms map[string]bool) []string {
+// Fragments cuts up to three excerpts of text around the words that
+// analyse to one of terms, HTML-escaped, with the matches wrapped in
+// <mark>. Each excerpt starts and ends at a word boundary.
+func Fragments(an analysis.Analyzer, text string, terms map[string]bool) []string {
 	if len(terms) == 0 {
 		return nil
 	}
 	type span struct{ start, end int }
 	var marks []span
-	for _, t := range kb.analyzer.Analyze([]byte(text)) {
+	for _, t := range an.Analyze([]byte(text)) {
 		if terms[string(t.Term)] {
 			marks = append(marks, span{t.Start, t.End})
 		}

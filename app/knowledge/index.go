@@ -102,15 +102,15 @@ func chunkDocument(an analysis.Analyzer, title string, c *Chunk) *document.Docum
 	if title != "" && c.N == 0 {
 		d.AddField(textField(fieldTitle, title, an))
 	}
-	d.AddField(textField(fieldBody, chunkBody(title, c), an))
+	d.AddField(textField(fieldBody, ChunkBody(title, c), an))
 	return d
 }
 
-// chunkBody is the text indexed as a chunk's body. It carries the chunk's
+// ChunkBody is the text indexed as a chunk's body. It carries the chunk's
 // context (title and heading path) too: BM25 over one field holding
 // everything ranks better than over the body alone; the title field adds
 // weight on top.
-func chunkBody(title string, c *Chunk) string {
+func ChunkBody(title string, c *Chunk) string {
 	body := c.Text
 	if c.Heading != "" {
 		body = c.Heading + "\n" + body

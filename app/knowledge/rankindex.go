@@ -60,7 +60,7 @@ func (r rankIndex) ChunkText(ctx context.Context, d rank.Doc, n int) (string, er
 	kb.mu.RLock()
 	title := kb.docs[d.ID].Title
 	kb.mu.RUnlock()
-	return chunkBody(title, &cs[n]), nil
+	return ChunkBody(title, &cs[n]), nil
 }
 
 // Common implements rank.Index: the term's frequency in the body field
@@ -79,4 +79,12 @@ func (r rankIndex) Common(term string) (bool, error) {
 		}
 	}
 	return rank.CommonTerm(df, chunks), nil
+}
+
+// Ranker returns the knowledge base's ranker and its index as the ranker
+// reads it: what a site bundle is written from (rank.Ranker.Describe).
+func (kb *KB) Ranker() (*rank.Ranker, rank.Index) {
+	kb.mu.RLock()
+	defer kb.mu.RUnlock()
+	return kb.ranker, rankIndex{kb, kb.idx}
 }

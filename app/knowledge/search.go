@@ -66,12 +66,12 @@ func (kb *KB) Search(ctx context.Context, q string, opt SearchOptions) ([]Hit, e
 		dict := dictionary{idx}
 		ranked, err = kb.ranker.RankAsYouType(ctx, rankIndex{kb, idx}, dict, typed, opt.K)
 		if err == nil && opt.Highlight {
-			terms, err = kb.asYouTypeTerms(ctx, dict, typed)
+			terms, err = AsYouTypeTerms(ctx, kb.ranker, dict, typed)
 		}
 	} else {
 		ranked, err = kb.ranker.Rank(ctx, rankIndex{kb, idx}, q, opt.K)
 		if opt.Highlight {
-			terms = kb.queryTerms(q)
+			terms = QueryTerms(kb.analyzer, q)
 		}
 	}
 	if err != nil {
@@ -89,25 +89,34 @@ func (kb *KB) Search(ctx context.Context, q string, opt SearchOptions) ([]Hit, e
 		if err != nil {
 			return nil, err
 		}
-		n := r.Chunk
-		if n >= len(cs) {
-			return nil, fmt.Errorf("knowledge: index has chunk %d of %s but the document has %d chunks", n, d.Source, len(cs))
+		h, err := NewHit(d, cs, r)
+		if err != nil {
+			return nil, err
 		}
-		text := cs[n].Text
-		// The runner-up chunk right beside the best one continues the
-		// passage: join them so the reader gets the whole thought, without
-		// the repeated overlap.
-		switch {
-		case r.Neighbour == n-1 && n > 0:
-			text = cs[n-1].Text + "\n" + text[cs[n].Overlap:]
-		case r.Neighbour == n+1 && n+1 < len(cs):
-			text = text + "\n" + cs[n+1].Text[cs[n+1].Overlap:]
-		}
-		h := Hit{DocID: r.Doc.ID, ChunkID: cs[n].ID, Chunk: n, Title: d.Title, Source: d.Source, Score: r.Score, Text: strings.TrimSpace(text)}
 		if opt.Highlight {
-			h.Fragments = kb.fragments(h.Text, terms)
+			h.Fragments = Fragments(kb.analyzer, h.Text, terms)
 		}
 		hits = append(hits, h)
 	}
 	return hits, nil
+}
+
+// NewHit is the hit for ranked document d, whose chunks are cs: its best
+// chunk, joined with the runner-up when that one sits right beside it.
+func NewHit(d Document, cs []Chunk, r rank.Result) (Hit, error) {
+	n := r.Chunk
+	if n < 0 || n >= len(cs) {
+		return Hit{}, fmt.Errorf("knowledge: index has chunk %d of %s but the document has %d chunks", n, d.Source, len(cs))
+	}
+	text := cs[n].Text
+	// The runner-up chunk right beside the best one continues the
+	// passage: join them so the reader gets the whole thought, without
+	// the repeated overlap.
+	switch {
+	case r.Neighbour == n-1 && n > 0:
+		text = cs[n-1].Text + "\n" + text[min(cs[n].Overlap, len(text)):]
+	case r.Neighbour == n+1 && n+1 < len(cs):
+		text = text + "\n" + cs[n+1].Text[min(cs[n+1].Overlap, len(cs[n+1].Text)):]
+	}
+	return Hit{DocID: d.ID, ChunkID: cs[n].ID, Chunk: n, Title: d.Title, Source: d.Source, Score: r.Score, Text: strings.TrimSpace(text)}, nil
 }

@@ -1,179 +1,320 @@
 package bundle
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
+	"fmt"
+	"math/rand"
+	"net/http"
+	"os"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"tinyrag/app/knowledge"
-	"tinyrag/app/knowledge/bundle/publish"
 )
 
 var ctx = context.Background()
 
-func fixed() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+// words is a vocabulary for generated documents; drawn with a skewed
+// distribution, as words in text are, so some terms are in most chunks
+// and many in a few.
+var words = strings.Fields(`orchard apple pear cherry plum blossom frost pruning graft rootstock
+	soil compost mulch irrigation drought aphid mildew scab canker harvest storage cider juice
+	pollination bee hive wind shelter hedge fence ladder basket crate market price yield tree
+	branch leaf bud fruit seed core skin flesh sugar acid tannin ferment yeast barrel bottle
+	cellar winter spring summer autumn rain sun shade north south slope valley river stone
+	clay sand loam nitrogen potassium phosphate lime mower tractor sprayer netting birds deer`)
 
-// site builds the test site's bundle.
-func site(t *testing.T) []byte {
-	t.Helper()
-	ins, skipped, err := publish.Inputs(ctx, []string{"testdata/site"}, "")
-	if err != nil || len(skipped) > 0 {
-		t.Fatalf("Inputs: %v, skipped %v", err, skipped)
+func sentence(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		// Squaring a uniform draw favours the first words.
+		f := rng.Float64()
+		b.WriteString(words[int(f*f*float64(len(words)))])
 	}
-	var buf bytes.Buffer
-	info, err := Build(ctx, &buf, ins, Options{Title: "Orchard", Now: fixed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info.Documents != 3 || info.Chunks < 3 || info.Title != "Orchard" || info.Language != "en" {
-		t.Fatalf("info = %+v", info)
-	}
-	return buf.Bytes()
+	return b.String() + ". "
 }
 
-func TestOpen_AdoptsTheIndexWithoutIndexingAgainAndFindsPages(t *testing.T) {
-	data := site(t)
-	b, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, info, err := Open(ctx, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kb.Close()
-	if info.Documents != 3 || len(kb.Documents()) != 3 {
-		t.Fatalf("documents: info %d, kb %d", info.Documents, len(kb.Documents()))
-	}
-	hits, err := kb.Search(ctx, "when to prune apple trees", knowledge.SearchOptions{K: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(hits) == 0 || hits[0].Source != "guide/pruning.html" || hits[0].Title != "Winter pruning" {
-		t.Fatalf("hits = %+v", hits)
-	}
-	if !strings.Contains(hits[0].Text, "late winter") {
-		t.Errorf("hit text %q lacks the passage", hits[0].Text)
-	}
-	_, _, st, err := open(ctx, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.rewrites != 0 {
-		t.Error("the snapshot was rewritten: the bundle was indexed again instead of adopted")
-	}
-	_ = b
-}
-
-func TestOpen_IndexesTheRecordsWhenTheSnapshotIsFromAnotherVersion(t *testing.T) {
-	b, err := Parse(site(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := append([]byte(nil), b.snapshot...)
-	old[len("tinyrag-index\n")+3]++ // the snapshot's own version
-	var buf bytes.Buffer
-	if err := encode(&buf, b.Info, old, b.records); err != nil {
-		t.Fatal(err)
-	}
-	kb, _, st, err := open(ctx, buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kb.Close()
-	if st.rewrites == 0 {
-		t.Error("an unreadable snapshot was not replaced")
-	}
-	hits, err := kb.Search(ctx, "pears humidity", knowledge.SearchOptions{K: 1})
-	if err != nil || len(hits) != 1 || hits[0].Source != "guide/notes.md" {
-		t.Fatalf("hits = %+v, err %v", hits, err)
-	}
-}
-
-func TestOpen_IsReadOnly(t *testing.T) {
-	kb, _, err := Open(ctx, site(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kb.Close()
-	if _, err := kb.Add(ctx, knowledge.Input{Source: "x", Text: "visitor text"}); !errors.Is(err, ErrReadOnly) {
-		t.Errorf("Add: %v, want ErrReadOnly", err)
-	}
-	if err := kb.Delete(ctx, kb.Documents()[0].ID); !errors.Is(err, ErrReadOnly) {
-		t.Errorf("Delete: %v, want ErrReadOnly", err)
-	}
-	if len(kb.Documents()) != 3 {
-		t.Errorf("documents changed: %d", len(kb.Documents()))
-	}
-}
-
-func TestParse_RefusesBadFilesWithAClearError(t *testing.T) {
-	good := site(t)
-	flip := func(i int) []byte {
-		b := append([]byte(nil), good...)
-		b[i] ^= 0x40
-		return b
-	}
-	newer := append([]byte(nil), good...)
-	newer[len(magic)+3] = 9
-	cases := []struct {
-		name string
-		data []byte
-		want error
-	}{
-		{"empty file", nil, ErrForeign},
-		{"an HTML page", []byte("<!doctype html><title>404</title>"), ErrForeign},
-		{"a knowledge export", []byte{0x1f, 0x8b, 8, 0}, ErrForeign},
-		{"only the magic", []byte(magic), ErrTruncated},
-		{"cut in the header", good[:len(magic)+20], ErrTruncated},
-		{"cut in the middle", good[:len(good)/2], ErrTruncated},
-		{"last byte missing", good[:len(good)-1], ErrTruncated},
-		{"bytes appended", append(append([]byte(nil), good...), 0), ErrDamaged},
-		{"a flipped bit in the index", flip(len(good) / 3), ErrDamaged},
-		{"a flipped bit in the checksum", flip(len(good) - sumSize), ErrDamaged},
-		{"a newer format", newer, ErrVersion},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := Parse(c.data)
-			if !errors.Is(err, c.want) {
-				t.Fatalf("err = %v, want %v", err, c.want)
+// corpus generates n documents of one to about eight chunks, with
+// headings, so that documents span chunks and segments.
+func corpus(n int, seed int64) []knowledge.Input {
+	rng := rand.New(rand.NewSource(seed))
+	var out []knowledge.Input
+	for i := 0; i < n; i++ {
+		var text strings.Builder
+		sections := 1 + rng.Intn(3)
+		for s := 0; s < sections; s++ {
+			fmt.Fprintf(&text, "## %s\n\n", strings.TrimSuffix(sentence(rng, 2), ". "))
+			for p := rng.Intn(12); p >= 0; p-- {
+				text.WriteString(sentence(rng, 5+rng.Intn(20)))
 			}
-			if _, _, err := Open(ctx, c.data); !errors.Is(err, c.want) {
-				t.Fatalf("Open: err = %v, want %v", err, c.want)
+			text.WriteString("\n\n")
+		}
+		out = append(out, knowledge.Input{Title: strings.TrimSuffix(sentence(rng, 3), ". "),
+			Source: fmt.Sprintf("docs/page%d.html", i), Type: "html", Text: text.String()})
+	}
+	return out
+}
+
+// files serves a bundle's files to an Index and counts what it fetched.
+type files struct {
+	mu      sync.Mutex
+	m       map[string][]byte
+	fetched []string
+}
+
+func (f *files) fetch(_ context.Context, url string) ([]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	name := strings.TrimPrefix(url, "https://site.example/kb/")
+	f.fetched = append(f.fetched, name)
+	data, ok := f.m[name]
+	if !ok {
+		return nil, fmt.Errorf("GET %s: HTTP %d", url, http.StatusNotFound)
+	}
+	return data, nil
+}
+
+func write(t *testing.T, ins []knowledge.Input, opt Options) *Output {
+	t.Helper()
+	if opt.Now == nil {
+		opt.Now = func() time.Time { return time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC) }
+	}
+	out, err := Write(ctx, ins, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func open(t *testing.T, out *Output) (*Index, *files) {
+	t.Helper()
+	fs := &files{m: out.Files}
+	ix, err := Open(ctx, "https://site.example/kb/"+out.ManifestName, out.SHA256, fs.fetch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix, fs
+}
+
+// memory is the in-memory knowledge base a visitor would have after
+// importing the same inputs: what a bundle must rank exactly like.
+func memory(t *testing.T, ins []knowledge.Input) *knowledge.KB {
+	t.Helper()
+	kb, err := knowledge.New(knowledge.Config{Yield: func() {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { kb.Close() })
+	if _, err := kb.AddBatch(ctx, ins, nil); err != nil {
+		t.Fatal(err)
+	}
+	return kb
+}
+
+func TestBundle_RanksExactlyAsTheInMemoryIndex(t *testing.T) {
+	ins := corpus(700, 1)
+	kb := memory(t, ins)
+	queries := []string{
+		"apple", "frost pruning", "cider barrel yeast", // short: feedback on
+		"apple orchard frost in spring and the pruning of old trees on a north slope",
+		"aphid mildew scab canker on pear and plum trees after rain",
+		"nitrogen potassium phosphate lime clay loam sand", "deer netting birds",
+		"cherry", "storage cellar winter", "unknownword apple",
+	}
+	for _, tt := range []struct {
+		name  string
+		opt   Options
+		paged bool
+	}{
+		{"default shards", Options{}, false},
+		{"tiny shards, paged maps", Options{ShardBytes: 300, LexiconBytes: 100, TablePer: 7, FiguresPer: 5, MapPage: 4}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := write(t, ins, tt.opt)
+			if m := out.Manifest; m.Terms.Paged != tt.paged || m.Lexicon.Paged != tt.paged || m.Suffixes.Paged != tt.paged {
+				t.Fatalf("maps paged: terms %v, lexicon %v, suffixes %v; want %v", m.Terms.Paged, m.Lexicon.Paged, m.Suffixes.Paged, tt.paged)
+			}
+			ix, _ := open(t, out)
+			for _, q := range queries {
+				for _, opt := range []knowledge.SearchOptions{{K: 10, Highlight: true}, {K: 10, Highlight: true, AsYouType: true}} {
+					qq := q
+					if opt.AsYouType {
+						qq = q[:len(q)-2] // the last word half typed
+					}
+					want, err := kb.Search(ctx, qq, opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := ix.Search(ctx, qq, opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(want) == 0 && q != "unknownword apple" {
+						t.Fatalf("%q: the in-memory index finds nothing; the test says nothing", qq)
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("%q (as you type %v):\n bundle    %v\n in memory %v", qq, opt.AsYouType, brief(got), brief(want))
+					}
+				}
 			}
 		})
 	}
 }
 
-func TestBuild_RefusesNothingToBundle(t *testing.T) {
-	if _, err := Build(ctx, &bytes.Buffer{}, nil, Options{}); err == nil {
-		t.Fatal("no error for an empty bundle")
+// brief is a hit list down to what must agree.
+func brief(hits []knowledge.Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, fmt.Sprintf("%s %.17g", h.ChunkID, h.Score))
+	}
+	return out
+}
+
+func TestBundle_AQueryFetchesOnlyItsShardsAndTheFragmentsItShows(t *testing.T) {
+	out := write(t, corpus(700, 2), Options{ShardBytes: 2000})
+	ix, fs := open(t, out)
+	if n := len(out.Manifest.Terms.Files); n < 10 {
+		t.Fatalf("%d term shards: too few for this test", n)
+	}
+	hits, err := ix.Search(ctx, "cider", knowledge.SearchOptions{K: 3})
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("search: %v, %d hits", err, len(hits))
+	}
+	var terms, frags int
+	for _, f := range fs.fetched[1:] { // after the manifest
+		switch f[:2] {
+		case "t/":
+			terms++
+		case "f/":
+			frags++
+		case "x/", "s/":
+			t.Errorf("a plain search fetched lexicon shard %s", f)
+		}
+	}
+	// One term; feedback adds up to ten more, and reads ten fragments.
+	if terms > 11 || frags > 10+3 {
+		t.Errorf("fetched %d term shards and %d fragments of %d and %d: %v", terms, frags, len(out.Manifest.Terms.Files), out.Manifest.Docs, fs.fetched)
+	}
+	// The same query again fetches nothing.
+	before := len(fs.fetched)
+	if _, err := ix.Search(ctx, "cider", knowledge.SearchOptions{K: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if len(fs.fetched) != before {
+		t.Errorf("a repeated query fetched %v", fs.fetched[before:])
 	}
 }
 
-func TestDigest_IsTheSHA256TheFileEndsWithAndVerifyChecksIt(t *testing.T) {
-	data := site(t)
-	body := data[:len(data)-sumSize]
-	sum := sha256.Sum256(body)
-	if Digest(data) != hex.EncodeToString(sum[:]) {
-		t.Fatalf("Digest %s, want the SHA-256 of the sections", Digest(data))
-	}
-	if _, err := Verify(data); err != nil {
-		t.Fatal(err)
-	}
-	// A forged SHA-256 passes the CRC but not Verify.
-	forged := append([]byte(nil), data...)
-	forged[len(forged)-1] ^= 1
-	if _, err := Parse(forged); err != nil {
-		t.Fatalf("Parse checks only the CRC, but: %v", err)
-	}
-	if _, err := Verify(forged); !errors.Is(err, ErrDamaged) {
-		t.Fatalf("Verify: %v", err)
+func TestBundle_BadFilesFailTheQueryWithAMessageAndTheRestWorks(t *testing.T) {
+	ins := corpus(300, 3)
+	for _, tt := range []struct {
+		name   string
+		damage func(out *Output) string // returns a query that needs the damaged file
+		want   string
+	}{
+		{"a missing term shard", func(out *Output) string {
+			i := out.Manifest.Terms.find("cider")
+			delete(out.Files, out.Manifest.Terms.Files[i])
+			return "cider"
+		}, "HTTP 404"},
+		{"an altered term shard", func(out *Output) string {
+			f := out.Manifest.Terms.Files[out.Manifest.Terms.find("cider")]
+			b := append([]byte(nil), out.Files[f]...)
+			b[len(b)/2] ^= 1
+			out.Files[f] = b
+			return "cider"
+		}, "damaged"},
+		{"a truncated fragment", func(out *Output) string {
+			for name, b := range out.Files {
+				if strings.HasPrefix(name, "f/") {
+					out.Files[name] = b[:len(b)/2]
+				}
+			}
+			return "cider"
+		}, "damaged"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := write(t, ins, Options{ShardBytes: 1500})
+			q := tt.damage(out)
+			ix, _ := open(t, out)
+			_, err := ix.Search(ctx, q, knowledge.SearchOptions{K: 5})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("search %q: %v, want an error saying %q", q, err, tt.want)
+			}
+			if !strings.HasPrefix(tt.name, "a truncated fragment") {
+				if hits, err := ix.Search(ctx, "frost", knowledge.SearchOptions{K: 5}); err != nil || len(hits) == 0 {
+					t.Errorf("a query that needs no damaged file: %v, %d hits", err, len(hits))
+				}
+			}
+		})
 	}
 }
+
+func TestOpen_RefusesAnotherVersionAndAManifestOfAnotherHash(t *testing.T) {
+	out := write(t, corpus(20, 4), Options{})
+	fs := &files{m: out.Files}
+	url := "https://site.example/kb/" + out.ManifestName
+	if _, err := Open(ctx, url, strings.Repeat("0", 64), fs.fetch); !errors.Is(err, ErrDamaged) {
+		t.Errorf("wrong hash: %v, want ErrDamaged", err)
+	}
+	m := strings.Replace(string(out.Files[out.ManifestName]), `"version": 2`, `"version": 3`, 1)
+	if _, err := ParseManifest([]byte(m)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "version 3") {
+		t.Errorf("version 3: %v, want ErrVersion naming it", err)
+	}
+	if _, err := ParseManifest([]byte(`{"format":"pagefind","version":2}`)); !errors.Is(err, ErrVersion) {
+		t.Errorf("another format: %v, want ErrVersion", err)
+	}
+}
+
+func TestWrite_RepublishedSiteChangesOnlyTheFilesWhoseContentChanged(t *testing.T) {
+	ins := corpus(200, 5)
+	a := write(t, ins, Options{})
+	ins[len(ins)-1].Text += "A new sentence about quinces."
+	b := write(t, ins, Options{})
+	same := 0
+	for name := range a.Files {
+		if _, ok := b.Files[name]; ok {
+			same++
+		}
+	}
+	if same < len(a.Files)*9/10 {
+		t.Errorf("only %d of %d files are unchanged after editing one page", same, len(a.Files))
+	}
+	if a.ManifestName == b.ManifestName {
+		t.Error("the manifest kept its name")
+	}
+}
+
+func TestReadDir_ReadsWhatWriteDirWrote(t *testing.T) {
+	out := write(t, corpus(30, 6), Options{})
+	dir := t.TempDir()
+	if err := out.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.ManifestName != out.ManifestName || back.SHA256 != out.SHA256 || len(back.Files) != len(out.Files) {
+		t.Errorf("read %s %s %d files, wrote %s %s %d", back.ManifestName, back.SHA256, len(back.Files), out.ManifestName, out.SHA256, len(out.Files))
+	}
+	if err := out.WriteDir(dir); err != nil {
+		t.Errorf("writing over an earlier bundle: %v", err)
+	}
+	other := t.TempDir()
+	if err := osWriteFile(other+"/notes.txt", "mine"); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.WriteDir(other); err == nil {
+		t.Error("WriteDir wrote into a folder that holds something else")
+	}
+}
+
+func osWriteFile(name, s string) error { return os.WriteFile(name, []byte(s), 0o644) }

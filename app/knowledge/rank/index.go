@@ -2,6 +2,7 @@ package rank
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -32,19 +33,7 @@ type Segment interface {
 	DocID(num uint64) ([]byte, error)
 }
 
-// Described is a segment that states itself which document each chunk
-// belongs to and the whole-segment figures ranking would otherwise derive
-// by reading every chunk: a segment read shard by shard has only the
-// chunks its loaded postings name. Its documents are named by ordinal
-// alone (Doc.ID is empty): the index that owns the segment maps them.
-type Described interface {
-	Segment
-	// Description's slices are by chunk number; an entry must be filled
-	// for every chunk that any loaded postings name.
-	Description() *Description
-}
-
-// Description is what a Described segment states about its chunks.
+// Description is what ranking knows of an index's chunks (Describe).
 type Description struct {
 	// Ord is each chunk's document ordinal (0 to Docs-1; ties between
 	// equal scores go to the lower ordinal), N its number within the
@@ -55,7 +44,7 @@ type Description struct {
 	// beyond the first (see evidence.go).
 	DocLength []uint32
 	Repeats   []int32
-	// Docs is how many documents the segment holds, Tokens their lengths
+	// Docs is how many documents the index holds, Tokens their lengths
 	// added up.
 	Docs   int
 	Tokens int64
@@ -88,8 +77,7 @@ type ViewSegment struct {
 	Deleted *roaring.Bitmap
 }
 
-// Doc names a ranked document: its ordinal, and its id where the
-// segments name their chunks by id (Described segments do not).
+// Doc names a ranked document: its ordinal and its id.
 type Doc struct {
 	Ord int32
 	ID  string
@@ -177,4 +165,53 @@ type Result struct {
 	// Neighbour is the number of the document's runner-up chunk when it
 	// sits right beside the best one, else -1.
 	Neighbour int
+}
+
+// Describe states what ranking knows of ix: its segments' chunks numbered
+// one after the other, as a ranking numbers them, with each chunk's
+// document ordinal, number and document figures, and the totals. A site
+// bundle is written from it. Deleted chunks are refused: a bundle is
+// written from an index without any.
+func (r *Ranker) Describe(ix Index) (*Description, error) {
+	view, err := ix.View()
+	if err != nil {
+		return nil, err
+	}
+	defer view.Release()
+	var total uint64
+	for _, ss := range view.Segments {
+		if ss.Deleted != nil && !ss.Deleted.IsEmpty() {
+			return nil, errors.New("rank: the index has deleted chunks")
+		}
+		total += ss.Segment.Count()
+	}
+	d := &Description{Ord: make([]int32, 0, total), N: make([]int32, 0, total),
+		DocLength: make([]uint32, 0, total), Repeats: make([]int32, 0, total), Totals: map[string]FieldTotals{}}
+	for _, ss := range view.Segments {
+		info, err := r.segmentInfo(ss.Segment)
+		if err != nil {
+			return nil, err
+		}
+		parts, err := r.documentParts(ss.Segment, info)
+		if err != nil {
+			return nil, err
+		}
+		d.Ord = append(d.Ord, info.ord...)
+		d.N = append(d.N, info.n...)
+		d.DocLength = append(d.DocLength, parts.length...)
+		d.Repeats = append(d.Repeats, parts.repeats...)
+		d.Tokens += parts.tokens
+		for _, f := range []string{FieldBody, FieldTitle} {
+			t, err := r.liveFieldTotals(ss.Segment, info, f, nil)
+			if err != nil {
+				return nil, err
+			}
+			sum := d.Totals[f]
+			sum.Tokens += t.Tokens
+			sum.Chunks += t.Chunks
+			d.Totals[f] = sum
+		}
+	}
+	d.Docs = len(r.ordinalDocs())
+	return d, nil
 }

@@ -227,15 +227,12 @@ func (r *Ranker) rankTerms(ctx context.Context, ix Index, terms []queryTerm, k i
 	}
 	r.forgetSegments(live)
 	infos := make([]*segInfo, len(segs))
-	nords := 0
 	for i := range segs {
 		if infos[i], err = r.segmentInfo(live[i]); err != nil {
 			return nil, err
 		}
-		nords = max(nords, infos[i].docs)
 	}
 	ords := r.ordinalDocs()
-	nords = max(nords, len(ords))
 	deleted := make([]*roaring.Bitmap, len(segs))
 	for i, ss := range segs {
 		if d := ss.Deleted; d != nil && !d.IsEmpty() {
@@ -263,7 +260,7 @@ func (r *Ranker) rankTerms(ctx context.Context, ix Index, terms []queryTerm, k i
 
 	a := accumPool.Get().(*accum)
 	defer accumPool.Put(a)
-	a.reset(int(total), nords)
+	a.reset(int(total), len(ords))
 	defer a.clear()
 
 	fields := []struct {
@@ -486,10 +483,7 @@ func (r *Ranker) rankTerms(ctx context.Context, ix Index, terms []queryTerm, k i
 	for i := len(out) - 1; i >= 0; i-- {
 		top := heap.Pop(h).(hnode)
 		o := int32(top.n)
-		res := Result{Doc: Doc{Ord: o}, Chunk: int(a.bestN[o]), Score: top.score, Neighbour: -1}
-		if int(o) < len(ords) {
-			res.Doc.ID = ords[o]
-		}
+		res := Result{Doc: Doc{Ord: o, ID: ords[o]}, Chunk: int(a.bestN[o]), Score: top.score, Neighbour: -1}
 		if a.second[o] > 0 && (a.secondN[o] == a.bestN[o]-1 || a.secondN[o] == a.bestN[o]+1) {
 			res.Neighbour = int(a.secondN[o])
 		}
@@ -553,8 +547,6 @@ func (a *accum) documentFrequencies(live []Segment, infos []*segInfo, lists []fl
 type segInfo struct {
 	ord []int32
 	n   []int32
-	// docs bounds the ordinals a Described segment uses (0 otherwise).
-	docs int
 	// parts, computed on first need, are the whole-document facts.
 	parts *docParts
 	// totals, computed on first need, are each field's summed lengths.
@@ -590,19 +582,12 @@ func postingsOf(seg Segment, field, term string) (flatPostings, error) {
 }
 
 // segmentInfo returns what the ranker knows of seg, learning it on first
-// sight: from the segment's own description, or by reading every chunk's
-// id and giving each new document the next ordinal.
+// sight: it reads every chunk's id and gives each new document the next
+// ordinal.
 func (r *Ranker) segmentInfo(seg Segment) (*segInfo, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if info, ok := r.infos[seg]; ok {
-		return info, nil
-	}
-	if d, ok := seg.(Described); ok {
-		desc := d.Description()
-		info := &segInfo{ord: desc.Ord, n: desc.N, docs: desc.Docs, totals: desc.Totals,
-			parts: &docParts{length: desc.DocLength, repeats: desc.Repeats, docs: desc.Docs, tokens: desc.Tokens}}
-		r.infos[seg] = info
 		return info, nil
 	}
 	count := seg.Count()

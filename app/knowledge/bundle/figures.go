@@ -1,0 +1,78 @@
+package bundle
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// A figure shard holds what ranking reads about the chunks of a run of
+// documents, Figures.Per documents from ordinal i·Per on:
+//
+//	per document: uvarint chunks, uvarint title length, then per chunk,
+//	  in the index's order: uvarint body length
+//
+// Everything else follows: a document's chunks come right after the
+// previous document's, its length is its chunks' lengths less the title
+// they repeat (rank works it out as it does for the in-memory index), and
+// the index orders a document's chunks by their ids, "id#0" < "id#1" <
+// "id#10" < "id#2", which is the order of their numbers as text.
+
+// docFigures are one document's figures.
+type docFigures struct {
+	titleLen uint32
+	lens     []uint32 // body length by slot (the chunk's place in the document)
+}
+
+func encodeFigures(docs []docFigures) []byte {
+	var b []byte
+	for _, d := range docs {
+		b = appendUvarint(b, uint64(len(d.lens)))
+		b = appendUvarint(b, uint64(d.titleLen))
+		for _, l := range d.lens {
+			b = appendUvarint(b, uint64(l))
+		}
+	}
+	return b
+}
+
+// decodeFigures reads a shard of n documents.
+func decodeFigures(data []byte, n, maxChunks int) ([]docFigures, error) {
+	d := &decoder{b: data}
+	out := make([]docFigures, 0, n)
+	total := 0
+	for i := 0; i < n && d.err == nil; i++ {
+		k := int(d.u32(uint64(maxChunks - total)))
+		if k == 0 && d.err == nil {
+			d.err = fmt.Errorf("%w: a document without chunks", ErrDamaged)
+		}
+		f := docFigures{titleLen: d.u32(1<<32 - 1), lens: make([]uint32, 0, k)}
+		for j := 0; j < k && d.err == nil; j++ {
+			f.lens = append(f.lens, d.u32(1<<32-1))
+		}
+		total += k
+		out = append(out, f)
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.err = fmt.Errorf("%w: %d bytes after the figures", ErrDamaged, len(d.b))
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return out, nil
+}
+
+// slotNumbers returns, by slot, the numbers of a document's k chunks in
+// the order the index keeps them: by number as text.
+func slotNumbers(k int) []int32 {
+	out := make([]int32, k)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	if k > 10 {
+		sort.Slice(out, func(i, j int) bool {
+			return strconv.Itoa(int(out[i])) < strconv.Itoa(int(out[j]))
+		})
+	}
+	return out
+}

@@ -1,0 +1,688 @@
+package bundle
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+
+	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/analyze"
+	"tinyrag/app/knowledge/rank"
+)
+
+// Fetch reads one file of a bundle by its URL. A browser decompresses
+// what the host sent compressed; the Index checks the bytes against the
+// file's name.
+type Fetch func(ctx context.Context, url string) ([]byte, error)
+
+// Index is an opened bundle: its manifest, and whatever of its shards and
+// fragments the queries so far have fetched. It searches like a knowledge
+// base (Search) and ranks exactly as the in-memory index it was written
+// from. Safe for concurrent use.
+type Index struct {
+	url    string // the manifest's
+	base   string // the bundle folder's URL, ending in "/"
+	man    *Manifest
+	fetch  Fetch
+	an     analysis.Analyzer
+	ranker *rank.Ranker
+
+	// mu guards seg and the maps below: postings are added under the
+	// write lock, rankings read the segment under the read lock.
+	mu     sync.RWMutex
+	seg    *segment        // nil until the figures are loaded
+	terms  map[string]bool // term shards taken into seg, by file
+	lex    map[string][]lexEntry
+	pages  map[string]ShardMap
+	tables map[int][]byte
+	frags  map[uint32]*fragment
+
+	files flight
+}
+
+// Open reads a bundle's manifest from manifestURL, checks it against
+// sha256 (its whole SHA-256 in hex, as a site config names it; "" checks
+// it against its name only) and returns the opened bundle. It fetches
+// nothing else: queries fetch what they need.
+func Open(ctx context.Context, manifestURL, sha string, fetch Fetch) (*Index, error) {
+	data, err := fetch(ctx, manifestURL)
+	if err != nil {
+		return nil, fmt.Errorf("bundle: manifest: %w", err)
+	}
+	if sha != "" {
+		sum := sha256.Sum256(data)
+		if got := hex.EncodeToString(sum[:]); got != sha {
+			return nil, fmt.Errorf("%w: the manifest %s has SHA-256 %s, the site config names %s (a stale cache, or a config published before its bundle)", ErrDamaged, manifestURL, got, sha)
+		}
+	} else if err := verify(manifestURL, data); err != nil {
+		return nil, err
+	}
+	m, err := ParseManifest(data)
+	if err != nil {
+		return nil, err
+	}
+	an, err := analyze.New(m.Language)
+	if err != nil {
+		return nil, fmt.Errorf("bundle: %w", err)
+	}
+	base := manifestURL[:strings.LastIndex(manifestURL, "/")+1]
+	return &Index{url: manifestURL, base: base, man: m, fetch: fetch, an: an,
+		ranker: rank.New(rank.Config{Analyzer: an}),
+		terms:  map[string]bool{}, lex: map[string][]lexEntry{}, pages: map[string]ShardMap{},
+		tables: map[int][]byte{}, frags: map[uint32]*fragment{}}, nil
+}
+
+// Manifest returns the bundle's manifest.
+func (ix *Index) Manifest() *Manifest { return ix.man }
+
+// URL is the manifest's URL.
+func (ix *Index) URL() string { return ix.url }
+
+// Search runs a query as a knowledge base does (knowledge.KB.Search):
+// the best documents, each with its best chunk. It fetches the shards of
+// the query's terms and the fragments of the documents it returns.
+func (ix *Index) Search(ctx context.Context, q string, opt knowledge.SearchOptions) ([]knowledge.Hit, error) {
+	typed := q
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil, knowledge.ErrEmptyQuery
+	}
+	if opt.K <= 0 {
+		opt.K = 5
+	}
+	var ranked []rank.Result
+	var err error
+	var terms map[string]bool
+	if opt.AsYouType {
+		ranked, err = ix.ranker.RankAsYouType(ctx, ix, ix, typed, opt.K)
+		if err == nil && opt.Highlight {
+			terms, err = knowledge.AsYouTypeTerms(ctx, ix.ranker, ix, typed)
+		}
+	} else {
+		ranked, err = ix.ranker.Rank(ctx, ix, q, opt.K)
+		terms = knowledge.QueryTerms(ix.an, q)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("site knowledge %q: %w", ix.man.Title, err)
+	}
+	refs := make([]rank.ChunkRef, len(ranked))
+	for i, r := range ranked {
+		refs[i] = rank.ChunkRef{Doc: r.Doc, N: r.Chunk}
+	}
+	if err := ix.FetchText(ctx, refs); err != nil {
+		return nil, fmt.Errorf("site knowledge %q: %w", ix.man.Title, err)
+	}
+	hits := make([]knowledge.Hit, 0, len(ranked))
+	for _, r := range ranked {
+		f, err := ix.fragment(ctx, uint32(r.Doc.Ord))
+		if err != nil {
+			return nil, fmt.Errorf("site knowledge %q: %w", ix.man.Title, err)
+		}
+		h, err := knowledge.NewHit(f.Document, f.Chunks, r)
+		if err != nil {
+			return nil, fmt.Errorf("site knowledge %q: %w", ix.man.Title, err)
+		}
+		if opt.Highlight {
+			h.Fragments = knowledge.Fragments(ix.an, h.Text, terms)
+		}
+		hits = append(hits, h)
+	}
+	return hits, nil
+}
+
+// View implements rank.Index. The view holds the read lock until released.
+func (ix *Index) View() (*rank.View, error) {
+	ix.mu.RLock()
+	if ix.seg == nil {
+		ix.mu.RUnlock()
+		return nil, fmt.Errorf("bundle: %s: the figures are not loaded (FetchTerms loads them)", ix.url)
+	}
+	st := ix.man.Stats
+	return &rank.View{
+		Segments: []rank.ViewSegment{{Segment: ix.seg}},
+		Chunks:   uint64(ix.man.Chunks),
+		Cardinality: func(field string) (uint64, error) {
+			if field == rank.FieldTitle {
+				return st.Title.Cardinality, nil
+			}
+			return st.Body.Cardinality, nil
+		},
+		Release: ix.mu.RUnlock,
+	}, nil
+}
+
+// ChunkText implements rank.Index.
+func (ix *Index) ChunkText(ctx context.Context, d rank.Doc, n int) (string, error) {
+	f, err := ix.fragment(ctx, uint32(d.Ord))
+	if err != nil {
+		return "", err
+	}
+	if n < 0 || n >= len(f.Chunks) {
+		return "", fmt.Errorf("%w: %s has %d chunks, not %d", ErrDamaged, f.Document.Source, len(f.Chunks), n+1)
+	}
+	return knowledge.ChunkBody(f.Document.Title, &f.Chunks[n]), nil
+}
+
+// Common implements rank.Index from the manifest's list.
+func (ix *Index) Common(term string) (bool, error) {
+	i := sort.SearchStrings(ix.man.Common, term)
+	return i < len(ix.man.Common) && ix.man.Common[i] == term, nil
+}
+
+// FetchTerms implements rank.Fetcher: it fetches, at once, the shards of
+// the terms not loaded yet (and, the first time, the figure shards) and
+// takes them into the segment.
+func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
+	ix.mu.RLock()
+	figures := ix.seg == nil
+	ix.mu.RUnlock()
+	figErr := make(chan error, 1)
+	if figures {
+		go func() { figErr <- ix.loadFigures(ctx) }()
+	} else {
+		figErr <- nil
+	}
+	names, err := ix.locateAll(ctx, ix.man.Terms, terms)
+	var need []string
+	ix.mu.RLock()
+	for _, n := range names {
+		if n != "" && !ix.terms[n] && !slices.Contains(need, n) {
+			need = append(need, n)
+		}
+	}
+	ix.mu.RUnlock()
+	decoded := make([][]termPostings, len(need))
+	if err == nil {
+		err = parallel(len(need), func(k int) error {
+			data, err := ix.file(ctx, need[k])
+			if err != nil {
+				return err
+			}
+			if decoded[k], err = decodeTermShard(data, ix.man.Chunks); err != nil {
+				return fmt.Errorf("%s: %w", need[k], err)
+			}
+			return nil
+		})
+	}
+	if ferr := <-figErr; err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for k, n := range need {
+		if ix.terms[n] {
+			continue // another query took it in meanwhile
+		}
+		for j := range decoded[k] {
+			ix.seg.add(&decoded[k][j])
+		}
+		ix.terms[n] = true
+	}
+	return nil
+}
+
+// locateAll returns the shard file of each term in sm ("" for a term
+// before the first shard, which no shard holds), reading the map pages
+// it needs at once.
+func (ix *Index) locateAll(ctx context.Context, sm ShardMap, terms []string) ([]string, error) {
+	if sm.Paged {
+		var pages []string
+		for _, t := range terms {
+			if i := sm.find(t); i >= 0 && !slices.Contains(pages, sm.Files[i]) {
+				pages = append(pages, sm.Files[i])
+			}
+		}
+		if err := parallel(len(pages), func(k int) error { _, err := ix.page(ctx, pages[k]); return err }); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]string, len(terms))
+	for i, t := range terms {
+		m, err := ix.level(ctx, sm, t)
+		if err != nil {
+			return nil, err
+		}
+		if j := m.find(t); j >= 0 {
+			out[i] = m.Files[j]
+		}
+	}
+	return out, nil
+}
+
+// level returns the map that lists term's shard itself: sm, or the page
+// of a paged sm that covers term.
+func (ix *Index) level(ctx context.Context, sm ShardMap, term string) (ShardMap, error) {
+	if !sm.Paged {
+		return sm, nil
+	}
+	i := sm.find(term)
+	if i < 0 {
+		return ShardMap{}, nil
+	}
+	return ix.page(ctx, sm.Files[i])
+}
+
+// span returns the shard files of sm that may hold terms from lo up to hi
+// ("" no bound), at most max of them.
+func (ix *Index) span(ctx context.Context, sm ShardMap, lo, hi string, max int) ([]string, error) {
+	var out []string
+	if !sm.Paged {
+		for _, i := range sm.span(lo, hi) {
+			out = append(out, sm.Files[i])
+		}
+		return out[:min(len(out), max)], nil
+	}
+	for _, i := range sm.span(lo, hi) {
+		page, err := ix.page(ctx, sm.Files[i])
+		if err != nil {
+			return nil, err
+		}
+		for _, j := range page.span(lo, hi) {
+			if len(out) == max {
+				return out, nil
+			}
+			out = append(out, page.Files[j])
+		}
+	}
+	return out, nil
+}
+
+// page returns a map page, fetching it on first use.
+func (ix *Index) page(ctx context.Context, name string) (ShardMap, error) {
+	ix.mu.RLock()
+	m, ok := ix.pages[name]
+	ix.mu.RUnlock()
+	if ok {
+		return m, nil
+	}
+	data, err := ix.file(ctx, name)
+	if err != nil {
+		return ShardMap{}, err
+	}
+	if m, err = decodePage(data); err != nil {
+		return ShardMap{}, fmt.Errorf("%s: %w", name, err)
+	}
+	ix.mu.Lock()
+	ix.pages[name] = m
+	ix.mu.Unlock()
+	return m, nil
+}
+
+// loadFigures fetches every figure shard at once and lays out the
+// segment. Ranking reads the figures of every chunk a query's postings
+// name, which for a query of common words is most of them.
+func (ix *Index) loadFigures(ctx context.Context) error {
+	_, err := ix.files.do("\x00figures", func() ([]byte, error) {
+		ix.mu.RLock()
+		done := ix.seg != nil
+		ix.mu.RUnlock()
+		if done {
+			return nil, nil
+		}
+		fs := ix.man.Figures
+		parts := make([][]docFigures, len(fs.Files))
+		err := parallel(len(fs.Files), func(k int) error {
+			data, err := ix.file(ctx, fs.Files[k])
+			if err != nil {
+				return err
+			}
+			n := min(fs.Per, ix.man.Docs-k*fs.Per)
+			if parts[k], err = decodeFigures(data, n, ix.man.Chunks); err != nil {
+				return fmt.Errorf("%s: %w", fs.Files[k], err)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		var docs []docFigures
+		for _, p := range parts {
+			docs = append(docs, p...)
+		}
+		seg, err := newSegment(docs, ix.man.Chunks)
+		if err != nil {
+			return nil, err
+		}
+		ix.mu.Lock()
+		ix.seg = seg
+		ix.mu.Unlock()
+		return nil, nil
+	})
+	return err
+}
+
+// FetchText implements rank.Fetcher: it fetches, at once, the document
+// tables and then the fragments of the chunks' documents.
+func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
+	var ords []uint32
+	tables := map[int]bool{}
+	ix.mu.RLock()
+	for _, c := range chunks {
+		o := uint32(c.Doc.Ord)
+		if _, ok := ix.frags[o]; !ok && !containsOrd(ords, o) {
+			ords = append(ords, o)
+			if t := int(o) / ix.man.Tables.Per; ix.tables[t] == nil {
+				tables[t] = true
+			}
+		}
+	}
+	ix.mu.RUnlock()
+	if len(ords) == 0 {
+		return nil
+	}
+	var ts []int
+	for t := range tables {
+		ts = append(ts, t)
+	}
+	if err := parallel(len(ts), func(k int) error { _, err := ix.table(ctx, ts[k]); return err }); err != nil {
+		return err
+	}
+	return parallel(len(ords), func(k int) error { _, err := ix.fragment(ctx, ords[k]); return err })
+}
+
+func containsOrd(s []uint32, o uint32) bool {
+	for _, x := range s {
+		if x == o {
+			return true
+		}
+	}
+	return false
+}
+
+// table returns document table t, fetching it on first use.
+func (ix *Index) table(ctx context.Context, t int) ([]byte, error) {
+	ix.mu.RLock()
+	b := ix.tables[t]
+	ix.mu.RUnlock()
+	if b != nil {
+		return b, nil
+	}
+	if t < 0 || t >= len(ix.man.Tables.Files) {
+		return nil, fmt.Errorf("%w: no document table %d", ErrDamaged, t)
+	}
+	name := ix.man.Tables.Files[t]
+	b, err := ix.file(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	want := min(ix.man.Tables.Per, ix.man.Docs-t*ix.man.Tables.Per) * tableEntry
+	if len(b) != want {
+		return nil, fmt.Errorf("%w: %s has %d bytes, want %d", ErrDamaged, name, len(b), want)
+	}
+	ix.mu.Lock()
+	ix.tables[t] = b
+	ix.mu.Unlock()
+	return b, nil
+}
+
+// fragment returns document ord and its chunks, fetching them on first
+// use.
+func (ix *Index) fragment(ctx context.Context, ord uint32) (*fragment, error) {
+	ix.mu.RLock()
+	f := ix.frags[ord]
+	ix.mu.RUnlock()
+	if f != nil {
+		return f, nil
+	}
+	if int(ord) >= ix.man.Docs {
+		return nil, fmt.Errorf("%w: no document %d", ErrDamaged, ord)
+	}
+	per := ix.man.Tables.Per
+	t, err := ix.table(ctx, int(ord)/per)
+	if err != nil {
+		return nil, err
+	}
+	at := (int(ord) % per) * tableEntry
+	name := "f/" + hex.EncodeToString(t[at:at+tableEntry]) + ".json"
+	data, err := ix.file(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	f = &fragment{}
+	if err := json.Unmarshal(data, f); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrDamaged, name, err)
+	}
+	if len(f.Chunks) == 0 || len(f.Chunks) != f.Document.Chunks {
+		return nil, fmt.Errorf("%w: %s has %d chunks, its document says %d", ErrDamaged, name, len(f.Chunks), f.Document.Chunks)
+	}
+	ix.mu.Lock()
+	ix.frags[ord] = f
+	ix.mu.Unlock()
+	return f, nil
+}
+
+// lexiconShard returns a lexicon or suffix shard, fetching it on first
+// use.
+func (ix *Index) lexiconShard(ctx context.Context, name string) ([]lexEntry, error) {
+	ix.mu.RLock()
+	es, ok := ix.lex[name]
+	ix.mu.RUnlock()
+	if ok {
+		return es, nil
+	}
+	data, err := ix.file(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if es, err = decodeLexicon(data, ix.man.Chunks); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	ix.mu.Lock()
+	ix.lex[name] = es
+	ix.mu.Unlock()
+	return es, nil
+}
+
+// maxLookupShards bounds the lexicon shards one prefix lookup reads: a
+// short prefix of a large site spans many, and the first few hold enough
+// of its terms for a keystroke's suggestions.
+const maxLookupShards = 3
+
+// withPrefix returns the lexicon (or suffix) entries that start with
+// prefix, from at most maxLookupShards shards.
+func (ix *Index) withPrefix(ctx context.Context, prefix string, suffix bool) ([]lexEntry, error) {
+	sm := ix.man.Lexicon
+	if suffix {
+		sm = ix.man.Suffixes
+	}
+	names, err := ix.span(ctx, sm, prefix, prefixEnd(prefix), maxLookupShards)
+	if err != nil {
+		return nil, err
+	}
+	got := make([][]lexEntry, len(names))
+	if err := parallel(len(names), func(k int) error {
+		es, err := ix.lexiconShard(ctx, names[k])
+		got[k] = es
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	var out []lexEntry
+	for _, es := range got {
+		i := sort.Search(len(es), func(i int) bool { return es[i].term >= prefix })
+		for ; i < len(es) && strings.HasPrefix(es[i].term, prefix); i++ {
+			out = append(out, es[i])
+		}
+	}
+	return out, nil
+}
+
+// prefixEnd is the least string greater than every string that starts
+// with p ("" when there is none).
+func prefixEnd(p string) string {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return ""
+}
+
+// Complete implements rank.Dictionary from the lexicon shards.
+func (ix *Index) Complete(ctx context.Context, prefix string, max int) ([]string, error) {
+	es, err := ix.withPrefix(ctx, prefix, false)
+	if err != nil {
+		return nil, err
+	}
+	return mostFrequent(es, max), nil
+}
+
+// Near implements rank.Dictionary. A term one edit from a word keeps
+// either the word's first ⌊(n−1)/2⌋ runes or its last n−1−⌊(n−1)/2⌋
+// (n: the word's length): an edit touches at most two neighbouring
+// runes, which cannot reach into both. So the candidates are the terms
+// with that prefix (lexicon shards) and those with that suffix (suffix
+// shards, which spell terms backwards).
+func (ix *Index) Near(ctx context.Context, term string) ([]string, error) {
+	n := utf8.RuneCountInString(term)
+	if n < 2 {
+		return nil, nil
+	}
+	r := []rune(term)
+	p := (n - 1) / 2
+	head, tail := string(r[:p]), string(r[p+1:])
+	if p == 0 {
+		head = ""
+	}
+	var cands []lexEntry
+	for _, part := range []struct {
+		prefix string
+		suffix bool
+	}{{head, false}, {reverse(tail), true}} {
+		es, err := ix.withPrefix(ctx, part.prefix, part.suffix)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range es {
+			t := e.term
+			if part.suffix {
+				t = reverse(t)
+			}
+			if rank.OneEdit(term, t) {
+				cands = append(cands, lexEntry{t, e.df})
+			}
+		}
+	}
+	return mostFrequent(cands, len(cands)), nil
+}
+
+// Has implements rank.Dictionary from the lexicon shards.
+func (ix *Index) Has(ctx context.Context, term string) (bool, error) {
+	names, err := ix.locateAll(ctx, ix.man.Lexicon, []string{term})
+	if err != nil || names[0] == "" {
+		return false, err
+	}
+	es, err := ix.lexiconShard(ctx, names[0])
+	if err != nil {
+		return false, err
+	}
+	k := sort.Search(len(es), func(k int) bool { return es[k].term >= term })
+	return k < len(es) && es[k].term == term, nil
+}
+
+// mostFrequent returns up to max distinct terms of es, those in most
+// chunks first, ties in byte order.
+func mostFrequent(es []lexEntry, max int) []string {
+	sort.Slice(es, func(i, j int) bool {
+		if es[i].df != es[j].df {
+			return es[i].df > es[j].df
+		}
+		return es[i].term < es[j].term
+	})
+	var out []string
+	for i, e := range es {
+		if len(out) == max {
+			break
+		}
+		if i > 0 && e.term == es[i-1].term {
+			continue
+		}
+		out = append(out, e.term)
+	}
+	return out
+}
+
+// file fetches one of the bundle's files and checks it against its name.
+// Requests for one file at once share one fetch.
+func (ix *Index) file(ctx context.Context, name string) ([]byte, error) {
+	return ix.files.do(name, func() ([]byte, error) {
+		data, err := ix.fetch(ctx, ix.base+name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if err := verify(name, data); err != nil {
+			return nil, err
+		}
+		return data, nil
+	})
+}
+
+// parallel runs fn(0) … fn(n-1) at once and returns the first error.
+func parallel(n int, fn func(k int) error) error {
+	if n == 1 {
+		return fn(0)
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for k := 0; k < n; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k] = fn(k)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flight shares one fetch among the callers asking for one file at once.
+type flight struct {
+	mu    sync.Mutex
+	calls map[string]*call
+}
+
+type call struct {
+	done chan struct{}
+	data []byte
+	err  error
+}
+
+func (f *flight) do(key string, fn func() ([]byte, error)) ([]byte, error) {
+	f.mu.Lock()
+	if f.calls == nil {
+		f.calls = map[string]*call{}
+	}
+	if c, ok := f.calls[key]; ok {
+		f.mu.Unlock()
+		<-c.done
+		return c.data, c.err
+	}
+	c := &call{done: make(chan struct{})}
+	f.calls[key] = c
+	f.mu.Unlock()
+	c.data, c.err = fn()
+	close(c.done)
+	f.mu.Lock()
+	delete(f.calls, key)
+	f.mu.Unlock()
+	return c.data, c.err
+}

@@ -1,0 +1,260 @@
+// Package bundle writes and reads knowledge bundles: a site's documents,
+// chunked and indexed ahead of time, laid out for the web so that a
+// visitor's query fetches only what it needs.
+//
+// A bundle is a folder of files, each named by its content (the first 64
+// bits of its SHA-256, in hex), so a host and a browser may cache every one
+// for good, and a republished site changes only the names of what changed:
+//
+//	manifest-<hash>.json  what ranking needs globally: counts, field lengths,
+//	                      the terms too common for feedback, and the maps
+//	                      of the shard files below (Manifest)
+//	t/<hash>.bin          term shards: a range of terms with their postings
+//	                      (postings.go)
+//	g/<hash>.bin          figure shards: each chunk's length and place, for
+//	                      a run of documents (figures.go)
+//	x/<hash>.bin          lexicon shards: the terms alone with the number of
+//	                      chunks holding each, for prefix lookups (lexicon.go)
+//	s/<hash>.bin          suffix shards: the terms spelt backwards, for
+//	                      near-miss lookups (lexicon.go)
+//	d/<hash>.bin          document tables: each document's fragment name
+//	f/<hash>.json         fragments: one document and its chunks
+//	l/<hash>.txt          the list of every file, for a background download
+//
+// A visit reads the manifest and the figure shards once; a query then
+// reads the term shards of its words and the fragments of the documents
+// it shows (and their document tables).
+//
+// The index stays bleve's: a bundle is written from the same in-memory
+// index the app builds when a visitor imports the same pages (scorch with
+// flat segments, package knowledge), and read back as one segment whose
+// postings arrive term by term (segment.go). Ranking runs the same code
+// over the same numbers, so a bundle ranks exactly as that in-memory index
+// does.
+package bundle
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+)
+
+// Format and Version name the layout; a reader refuses any other.
+const (
+	Format  = "tinyrag-bundle"
+	Version = 2
+)
+
+// Manifest is a bundle's manifest-<hash>.json.
+type Manifest struct {
+	Format   string    `json:"format"`
+	Version  int       `json:"version"`
+	Title    string    `json:"title"`
+	Language string    `json:"language"`
+	Created  time.Time `json:"created"`
+	// Docs and Chunks count the bundle's documents and chunks.
+	Docs   int `json:"docs"`
+	Chunks int `json:"chunks"`
+	Stats  Stats `json:"stats"`
+	// Common are the terms in more than a tenth of the chunks, which
+	// pseudo-relevance feedback never adds to a query (rank.CommonTerm):
+	// the one document frequency feedback asks for of many terms.
+	Common []string `json:"common"`
+	// Terms, Lexicon and Suffixes map term ranges to shard files.
+	Terms    ShardMap `json:"terms"`
+	Lexicon  ShardMap `json:"lexicon"`
+	Suffixes ShardMap `json:"suffixes"`
+	// Figures are the figure shards, Tables the document tables, each
+	// for Per documents, by ordinal.
+	Figures Tables `json:"figures"`
+	Tables  Tables `json:"tables"`
+	// Files is the list of every file of the bundle but the manifest.
+	Files FileList `json:"files"`
+}
+
+// Stats are the index-wide figures ranking reads.
+type Stats struct {
+	Body  FieldStats `json:"body"`
+	Title FieldStats `json:"title"`
+	// DocTokens is the documents' lengths added up (rank.Description).
+	DocTokens int64 `json:"doc_tokens"`
+}
+
+// FieldStats are one field's figures: its length summed over the chunks,
+// how many chunks have it, and its distinct terms summed over the index's
+// segments (bleve's formula reads the last).
+type FieldStats struct {
+	Tokens      int64  `json:"tokens"`
+	Chunks      int    `json:"chunks"`
+	Cardinality uint64 `json:"cardinality"`
+}
+
+// ShardMap maps terms to shards: shard i holds the terms from First[i]
+// (inclusive) to First[i+1] (exclusive), in byte order. A large site's
+// maps are paged: then Files are map pages (p/<hash>.bin, each a ShardMap
+// of up to mapPage shards, pages.go) and the manifest stays small.
+type ShardMap struct {
+	First []string `json:"first"`
+	Files []string `json:"files"`
+	Paged bool     `json:"paged,omitempty"`
+}
+
+// find returns the shard that would hold term, or -1 if there is none.
+func (m ShardMap) find(term string) int {
+	lo, hi := 0, len(m.First)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if m.First[mid] <= term {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo - 1
+}
+
+// span returns the shards that may hold terms from lo up to, but not
+// including, hi ("" is no upper bound).
+func (m ShardMap) span(lo, hi string) []int {
+	first := max(m.find(lo), 0)
+	var out []int
+	for i := first; i < len(m.First); i++ {
+		if hi != "" && m.First[i] >= hi && i > first {
+			break
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// Tables list files that each cover Per documents: file i covers
+// documents i·Per to (i+1)·Per−1.
+type Tables struct {
+	Per   int      `json:"per"`
+	Files []string `json:"files"`
+}
+
+// FileList names the list of a bundle's files and says how many there are
+// and how many bytes they hold (uncompressed), for a download's progress.
+type FileList struct {
+	File  string `json:"file"`
+	Count int    `json:"count"`
+	Bytes int64  `json:"bytes"`
+}
+
+// Errors a reader wraps, so callers can tell what went wrong.
+var (
+	// ErrVersion is a manifest of another format or version.
+	ErrVersion = errors.New("bundle format not supported")
+	// ErrDamaged is a file whose content is not what its name or the
+	// site config says, or that does not decode.
+	ErrDamaged = errors.New("bundle file is damaged")
+)
+
+// nameLen is how many hex digits of a file's SHA-256 name it.
+const nameLen = 16
+
+// contentName names data: dir/<hash>.ext.
+func contentName(dir string, data []byte, ext string) string {
+	sum := sha256.Sum256(data)
+	return dir + "/" + hex.EncodeToString(sum[:])[:nameLen] + ext
+}
+
+// manifestName is the manifest's file name for its bytes.
+func manifestName(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "manifest-" + hex.EncodeToString(sum[:])[:nameLen] + ".json"
+}
+
+// IsContentNamed reports whether a bundle file's name carries its content
+// hash: every file a bundle holds does, so a server may send them with
+// immutable caching.
+func IsContentNamed(name string) bool {
+	base := path.Base(name)
+	if strings.HasPrefix(base, "manifest-") {
+		base = strings.TrimPrefix(base, "manifest-")
+	}
+	hash, _, _ := strings.Cut(base, ".")
+	if len(hash) != nameLen {
+		return false
+	}
+	_, err := hex.DecodeString(hash)
+	return err == nil
+}
+
+// verify checks that data is the file name says it is.
+func verify(name string, data []byte) error {
+	base := path.Base(name)
+	want := strings.TrimPrefix(base, "manifest-")
+	want, _, _ = strings.Cut(want, ".")
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:])[:nameLen]; got != want {
+		return fmt.Errorf("%w: %s has content %s", ErrDamaged, name, got)
+	}
+	return nil
+}
+
+// ParseManifest decodes a manifest and checks its format and version.
+func ParseManifest(data []byte) (*Manifest, error) {
+	var probe struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("%w: the manifest is not JSON: %v", ErrDamaged, err)
+	}
+	if probe.Format != Format {
+		return nil, fmt.Errorf("%w: the manifest is not a tinyRAG bundle's (format %q)", ErrVersion, probe.Format)
+	}
+	if probe.Version != Version {
+		return nil, fmt.Errorf("%w: the bundle has format version %d, this app reads version %d (rebuild it with this tinyRAG's 'tinyrag bundle', or update the app)", ErrVersion, probe.Version, Version)
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%w: manifest: %v", ErrDamaged, err)
+	}
+	if err := m.check(); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// check refuses a manifest whose maps cannot be right, so a reader never
+// indexes past them.
+func (m *Manifest) check() error {
+	bad := func(what string) error { return fmt.Errorf("%w: manifest: %s", ErrDamaged, what) }
+	if m.Docs <= 0 || m.Chunks < m.Docs {
+		return bad("no documents")
+	}
+	for name, sm := range map[string]ShardMap{"terms": m.Terms, "lexicon": m.Lexicon, "suffixes": m.Suffixes} {
+		if len(sm.First) != len(sm.Files) || len(sm.Files) == 0 {
+			return bad(name + " map is inconsistent")
+		}
+		for i := 1; i < len(sm.First); i++ {
+			if sm.First[i] <= sm.First[i-1] {
+				return bad(name + " map is not sorted")
+			}
+		}
+		for _, f := range sm.Files {
+			if !IsContentNamed(f) {
+				return bad(name + " names a file " + f + " that is not named by its content")
+			}
+		}
+	}
+	for name, t := range map[string]Tables{"figures": m.Figures, "tables": m.Tables} {
+		if t.Per <= 0 || len(t.Files) != (m.Docs+t.Per-1)/t.Per {
+			return bad(name + " do not cover the documents")
+		}
+		for _, f := range t.Files {
+			if !IsContentNamed(f) {
+				return bad(name + " name a file " + f + " that is not named by its content")
+			}
+		}
+	}
+	return nil
+}

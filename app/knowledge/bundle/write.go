@@ -1,0 +1,506 @@
+package bundle
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/flatseg"
+	"tinyrag/app/knowledge/rank"
+)
+
+// Options configures Write. Zero values mean the defaults.
+type Options struct {
+	// Title names the bundle in the knowledge panel.
+	Title string
+	// Language is the analyzer language (default "en").
+	Language string
+	// Now stamps the documents and the bundle (default time.Now).
+	Now func() time.Time
+	// ShardBytes is the size at which a term shard is cut, in encoded
+	// bytes before compression (default DefaultShardBytes). A term whose
+	// postings are larger gets a shard of its own.
+	ShardBytes int
+	// LexiconBytes is the same for lexicon and suffix shards (default
+	// DefaultLexiconBytes).
+	LexiconBytes int
+	// TablePer is how many documents a document table maps (default
+	// DefaultTablePer), FiguresPer how many a figure shard covers
+	// (default DefaultFiguresPer).
+	TablePer, FiguresPer int
+	// MapPage is how many shards a shard map lists before it is paged
+	// (default 256, pages.go).
+	MapPage int
+}
+
+// The defaults, chosen from measurements (docs/site-knowledge.md).
+const (
+	DefaultShardBytes   = 4 << 10
+	DefaultLexiconBytes = 8 << 10
+	DefaultTablePer     = 64
+	DefaultFiguresPer   = 1024
+)
+
+// Output is a written bundle: every file by its name (relative to the
+// bundle's folder), the manifest among them.
+type Output struct {
+	Manifest *Manifest
+	// ManifestName is the manifest's file name, SHA256 its whole SHA-256
+	// in hex (what a site config names the bundle by).
+	ManifestName string
+	SHA256       string
+	Files        map[string][]byte
+}
+
+// Write indexes the inputs and lays the index out as a bundle. It refuses
+// an empty set: a bundle that answers nothing is a mistake. Two inputs
+// with one Source are refused too: the later would replace the earlier.
+func Write(ctx context.Context, ins []knowledge.Input, opt Options) (*Output, error) {
+	if len(ins) == 0 {
+		return nil, errors.New("bundle: no documents to bundle")
+	}
+	seen := map[string]bool{}
+	for _, in := range ins {
+		if in.Source != "" && seen[in.Source] {
+			return nil, fmt.Errorf("bundle: two documents have the source %q", in.Source)
+		}
+		seen[in.Source] = true
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	opt.ShardBytes = positive(opt.ShardBytes, DefaultShardBytes)
+	opt.LexiconBytes = positive(opt.LexiconBytes, DefaultLexiconBytes)
+	opt.TablePer = positive(opt.TablePer, DefaultTablePer)
+	opt.FiguresPer = positive(opt.FiguresPer, DefaultFiguresPer)
+	opt.MapPage = positive(opt.MapPage, mapPage)
+
+	store := knowledge.NewMemStore()
+	kb, err := knowledge.New(knowledge.Config{Language: opt.Language, Store: store, Now: opt.Now, Yield: func() {}})
+	if err != nil {
+		return nil, fmt.Errorf("bundle: %w", err)
+	}
+	defer kb.Close()
+	if _, err := kb.AddBatch(ctx, ins, nil); err != nil {
+		return nil, fmt.Errorf("bundle: index documents: %w", err)
+	}
+	r, ix := kb.Ranker()
+	desc, err := r.Describe(ix)
+	if err != nil {
+		return nil, fmt.Errorf("bundle: %w", err)
+	}
+	ords, err := r.DocOrder(ix)
+	if err != nil {
+		return nil, fmt.Errorf("bundle: %w", err)
+	}
+	out := &Output{Files: map[string][]byte{}}
+	m := &Manifest{Format: Format, Version: Version, Title: opt.Title, Language: kb.Language(),
+		Created: opt.Now().UTC(), Docs: len(ords), Chunks: len(desc.Ord), Common: []string{}}
+	if err := writeTerms(ix, desc, m, out, opt); err != nil {
+		return nil, err
+	}
+	if err := writeDocuments(ctx, kb, store, ords, m, out, opt.TablePer); err != nil {
+		return nil, err
+	}
+	m.Stats.DocTokens = desc.Tokens
+	for _, f := range []struct {
+		name string
+		into *FieldStats
+	}{{rank.FieldBody, &m.Stats.Body}, {rank.FieldTitle, &m.Stats.Title}} {
+		t := desc.Totals[f.name]
+		f.into.Tokens, f.into.Chunks = t.Tokens, t.Chunks
+	}
+	if err := cardinality(ix, m); err != nil {
+		return nil, err
+	}
+	// The list of files, for a background download.
+	names := make([]string, 0, len(out.Files))
+	var total int64
+	for n, b := range out.Files {
+		names = append(names, n)
+		total += int64(len(b))
+	}
+	sort.Strings(names)
+	list := []byte(strings.Join(names, "\n") + "\n")
+	m.Files = FileList{File: contentName("l", list, ".txt"), Count: len(names), Bytes: total}
+	out.Files[m.Files.File] = list
+
+	data, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		return nil, fmt.Errorf("bundle: encode manifest: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	out.Manifest, out.ManifestName, out.SHA256 = m, manifestName(data), hex.EncodeToString(sum[:])
+	out.Files[out.ManifestName] = data
+	return out, nil
+}
+
+func positive(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// cardinality fills the fields' distinct terms summed over the segments,
+// as the in-memory index counts them.
+func cardinality(ix rank.Index, m *Manifest) error {
+	view, err := ix.View()
+	if err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	defer view.Release()
+	for _, f := range []struct {
+		name string
+		into *FieldStats
+	}{{rank.FieldBody, &m.Stats.Body}, {rank.FieldTitle, &m.Stats.Title}} {
+		if f.into.Cardinality, err = view.Cardinality(f.name); err != nil {
+			return fmt.Errorf("bundle: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeTerms writes the term, lexicon and suffix shards.
+func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output, opt Options) error {
+	view, err := ix.View()
+	if err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	defer view.Release()
+	var segs []figSegment
+	var offset uint32
+	for _, vs := range view.Segments {
+		fs, ok := vs.Segment.(*flatseg.Segment)
+		if !ok {
+			return fmt.Errorf("bundle: segment is %T, not a flat segment", vs.Segment)
+		}
+		segs = append(segs, figSegment{fs, offset})
+		offset += uint32(fs.Count())
+	}
+	if err := writeFigures(segs, desc, m, out, opt.FiguresPer); err != nil {
+		return err
+	}
+	// Every body term, in byte order (a title's terms are in its
+	// chunks' bodies too).
+	var terms []string
+	for _, s := range segs {
+		terms = append(terms, s.s.Terms(rank.FieldBody)...)
+	}
+	sort.Strings(terms)
+	terms = compact(terms)
+
+	shards := shardWriter{dir: "t", cut: opt.ShardBytes, out: out}
+	var lex []lexEntry
+	for _, term := range terms {
+		tp := termPostings{term: term}
+		for _, s := range segs {
+			docs, freqs, _ := s.s.Postings(rank.FieldBody, term)
+			for j, local := range docs {
+				tp.body.docs = append(tp.body.docs, s.offset+local)
+				tp.body.freqs = append(tp.body.freqs, freqs[j])
+			}
+			docs, freqs, _ = s.s.Postings(rank.FieldTitle, term)
+			for j, local := range docs {
+				tp.title.docs = append(tp.title.docs, s.offset+local)
+				tp.title.freqs = append(tp.title.freqs, freqs[j])
+			}
+		}
+		df := len(tp.body.docs)
+		if rank.CommonTerm(df, len(desc.Ord)) {
+			m.Common = append(m.Common, term)
+		}
+		lex = append(lex, lexEntry{term, uint32(df)})
+		shards.add(term, func(b []byte, prev string) []byte { return encodeTerm(b, prev, &tp) })
+	}
+	m.Terms = paginate(shards.done(), opt.MapPage, out)
+	m.Lexicon = paginate(writeLexicon("x", lex, opt.LexiconBytes, out), opt.MapPage, out)
+	rev := make([]lexEntry, len(lex))
+	for i, e := range lex {
+		rev[i] = lexEntry{reverse(e.term), e.df}
+	}
+	sort.Slice(rev, func(i, j int) bool { return rev[i].term < rev[j].term })
+	m.Suffixes = paginate(writeLexicon("s", rev, opt.LexiconBytes, out), opt.MapPage, out)
+	return nil
+}
+
+// figSegment is one segment of the in-memory index and the number of its
+// first chunk.
+type figSegment struct {
+	s      *flatseg.Segment
+	offset uint32
+}
+
+// writeFigures writes the figure shards, per documents each. The chunk
+// order they imply (documents by ordinal, a document's chunks by number
+// as text) must be the in-memory index's: it is checked here.
+func writeFigures(segs []figSegment, desc *rank.Description, m *Manifest, out *Output, per int) error {
+	var body, title []uint32
+	for _, s := range segs {
+		body = append(body, s.s.Lengths(rank.FieldBody)...)
+		n := int(s.s.Count())
+		t := s.s.Lengths(rank.FieldTitle)
+		if t == nil {
+			t = make([]uint32, n)
+		}
+		title = append(title, t[:n]...)
+	}
+	if len(body) != len(desc.Ord) || len(title) != len(desc.Ord) {
+		return fmt.Errorf("bundle: %d chunk lengths for %d chunks", len(body), len(desc.Ord))
+	}
+	m.Figures.Per = per
+	var docs []docFigures
+	for c := 0; c < len(desc.Ord); {
+		o := desc.Ord[c]
+		if int(o) != len(docs) {
+			return fmt.Errorf("bundle: chunk %d belongs to document %d, expected %d: the index does not keep documents in ordinal order", c, o, len(docs))
+		}
+		start := c
+		for c < len(desc.Ord) && desc.Ord[c] == o {
+			c++
+		}
+		d := docFigures{lens: body[start:c]}
+		for slot, n := range slotNumbers(c - start) {
+			if desc.N[start+slot] != n {
+				return fmt.Errorf("bundle: document %d keeps chunk %d in place %d, the layout expects chunk %d there", o, desc.N[start+slot], slot, n)
+			}
+			if n == 0 {
+				d.titleLen = title[start+slot]
+			}
+		}
+		docs = append(docs, d)
+		if len(docs)%per == 0 || c == len(desc.Ord) {
+			data := encodeFigures(docs[len(docs)-1-(len(docs)-1)%per:])
+			name := contentName("g", data, ".bin")
+			out.Files[name] = data
+			m.Figures.Files = append(m.Figures.Files, name)
+		}
+	}
+	if len(docs) != desc.Docs {
+		return fmt.Errorf("bundle: %d documents have chunks, %d have ordinals", len(docs), desc.Docs)
+	}
+	return nil
+}
+
+// compact drops repeats from a sorted slice.
+func compact(s []string) []string {
+	out := s[:0]
+	for i, t := range s {
+		if i == 0 || t != s[i-1] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// shardWriter cuts a sorted run of terms into shards of about cut bytes.
+type shardWriter struct {
+	dir   string
+	cut   int
+	out   *Output
+	m     ShardMap
+	buf   []byte // the current shard's entries
+	n     int    // its terms
+	first string
+	prev  string
+}
+
+// add appends one term's entry, made by enc; an entry that would take the
+// shard past its size starts a new one.
+func (w *shardWriter) add(term string, enc func(b []byte, prev string) []byte) {
+	entry := enc(nil, w.prev)
+	if w.n > 0 && len(w.buf)+len(entry) > w.cut {
+		w.flush()
+		entry = enc(nil, "")
+	}
+	if w.n == 0 {
+		w.first = term
+	}
+	w.buf = append(w.buf, entry...)
+	w.n++
+	w.prev = term
+}
+
+func (w *shardWriter) flush() {
+	if w.n == 0 {
+		return
+	}
+	data := appendUvarint(nil, uint64(w.n))
+	data = append(data, w.buf...)
+	name := contentName(w.dir, data, ".bin")
+	w.out.Files[name] = data
+	w.m.First = append(w.m.First, w.first)
+	w.m.Files = append(w.m.Files, name)
+	w.buf, w.n, w.prev = w.buf[:0], 0, ""
+}
+
+func (w *shardWriter) done() ShardMap {
+	w.flush()
+	if len(w.m.First) > 0 {
+		w.m.First[0] = "" // the first shard holds everything before the second
+	}
+	return w.m
+}
+
+// writeLexicon writes entries, sorted, as shards in dir.
+func writeLexicon(dir string, entries []lexEntry, cut int, out *Output) ShardMap {
+	w := shardWriter{dir: dir, cut: cut, out: out}
+	for _, e := range entries {
+		e := e
+		w.add(e.term, func(b []byte, prev string) []byte {
+			b = appendTerm(b, prev, e.term)
+			return appendUvarint(b, uint64(e.df))
+		})
+	}
+	return w.done()
+}
+
+// fragment is one document and its chunks: an f/<hash>.json file.
+type fragment = knowledge.Record
+
+// writeDocuments writes each document's fragment and the tables mapping
+// ordinals to them.
+func writeDocuments(ctx context.Context, kb *knowledge.KB, store knowledge.Store, ords []string, m *Manifest, out *Output, per int) error {
+	m.Tables.Per = per
+	var table []byte
+	for o, id := range ords {
+		d, ok := kb.Document(id)
+		if !ok {
+			return fmt.Errorf("bundle: document %s has an ordinal but no record", id)
+		}
+		cs, err := store.Chunks(ctx, id)
+		if err != nil {
+			return fmt.Errorf("bundle: chunks of %s: %w", d.Source, err)
+		}
+		data, err := json.Marshal(fragment{Document: d, Chunks: cs})
+		if err != nil {
+			return fmt.Errorf("bundle: encode %s: %w", d.Source, err)
+		}
+		name := contentName("f", data, ".json")
+		out.Files[name] = data
+		hash, _ := hex.DecodeString(name[2 : 2+nameLen])
+		table = append(table, hash...)
+		if (o+1)%per == 0 || o == len(ords)-1 {
+			tn := contentName("d", table, ".bin")
+			out.Files[tn] = table
+			m.Tables.Files = append(m.Tables.Files, tn)
+			table = nil
+		}
+	}
+	return nil
+}
+
+// WriteDir writes the bundle's files into dir, which must be empty, not
+// exist, or hold an earlier bundle (then it is replaced).
+func (o *Output) WriteDir(dir string) error {
+	if err := clearDir(dir); err != nil {
+		return err
+	}
+	for name, data := range o.Files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("bundle: %w", err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return fmt.Errorf("bundle: %w", err)
+		}
+	}
+	return nil
+}
+
+// clearDir empties dir if it holds an earlier bundle and refuses a folder
+// that holds anything else.
+func clearDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("bundle: %w", err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if _, err := FindManifest(dir); err != nil {
+		return fmt.Errorf("bundle: %s is not empty and holds no earlier bundle; choose an empty or new folder", dir)
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Errorf("bundle: %w", err)
+		}
+	}
+	return nil
+}
+
+// FindManifest returns the name of the one manifest in a bundle folder.
+func FindManifest(dir string) (string, error) {
+	matches, err := filepath.Glob(filepath.Join(dir, "manifest-*.json"))
+	if err != nil {
+		return "", fmt.Errorf("bundle: %w", err)
+	}
+	switch len(matches) {
+	case 0:
+		return "", fmt.Errorf("bundle: %s holds no manifest-*.json: not a bundle folder (write one with 'tinyrag bundle -o %s …')", dir, dir)
+	case 1:
+		return filepath.Base(matches[0]), nil
+	}
+	return "", fmt.Errorf("bundle: %s holds %d manifests; a bundle folder holds one", dir, len(matches))
+}
+
+// ReadDir reads a bundle folder written by WriteDir and checks every file
+// against its name.
+func ReadDir(dir string) (*Output, error) {
+	name, err := FindManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := &Output{ManifestName: name, Files: map[string][]byte{}}
+	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if strings.HasSuffix(rel, ".br") || strings.HasSuffix(rel, ".gz") {
+			return nil // compressed siblings, written by a server or static build
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := verify(rel, data); err != nil {
+			return err
+		}
+		out.Files[rel] = data
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bundle: %s: %w", dir, err)
+	}
+	data := out.Files[name]
+	if out.Manifest, err = ParseManifest(data); err != nil {
+		return nil, fmt.Errorf("bundle: %s: %w", dir, err)
+	}
+	sum := sha256.Sum256(data)
+	out.SHA256 = hex.EncodeToString(sum[:])
+	list := out.Files[out.Manifest.Files.File]
+	if list == nil {
+		return nil, fmt.Errorf("bundle: %s: %w: the file list %s is missing", dir, ErrDamaged, out.Manifest.Files.File)
+	}
+	for _, f := range strings.Fields(string(bytes.TrimSpace(list))) {
+		if _, ok := out.Files[f]; !ok {
+			return nil, fmt.Errorf("bundle: %s: %w: %s is missing", dir, ErrDamaged, f)
+		}
+	}
+	return out, nil
+}
