@@ -51,7 +51,7 @@ func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var o staticOptions
 	fl.StringVar(&o.out, "o", "", "output folder (required; created, and emptied of an earlier static build)")
 	fl.StringVar(&o.base, "base", "/", "the URL path the site is served under, e.g. /docs/assistant/")
-	fl.Func("bundle", "ship this knowledge bundle (made by 'tinyrag bundle') as site knowledge; repeatable", func(v string) error {
+	fl.Func("bundle", "ship this knowledge bundle folder (made by 'tinyrag bundle') as site knowledge; repeatable", func(v string) error {
 		o.bundles = append(o.bundles, v)
 		return nil
 	})
@@ -173,8 +173,19 @@ func writeStatic(o staticOptions, assets *staticAssets, bs []siteBundle, cfgJSON
 		}
 	}
 	for _, b := range bs {
-		if err := compress.WriteFile(filepath.Join(o.out, "bundles", b.name), b.data, compress.DefaultBrotli); err != nil {
-			return err
+		for name, f := range b.files {
+			dst := filepath.Join(o.out, "bundles", b.name, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			for suffix, data := range map[string][]byte{"": f.raw, ".gz": f.gzip, ".br": f.brotli} {
+				if data == nil {
+					continue
+				}
+				if err := os.WriteFile(dst+suffix, data, 0o644); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return os.WriteFile(filepath.Join(o.out, siteconfig.FileName), cfgJSON, 0o644)

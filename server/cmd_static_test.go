@@ -10,12 +10,14 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"tinyrag/app/embed"
+	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/bundle"
 	"tinyrag/app/siteconfig"
 	"tinyrag/server/pwa"
@@ -51,11 +53,11 @@ func read(t *testing.T, p string) string {
 
 func TestStatic_WritesASiteThatAssumesNothingAboutItsBasePath(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "site")
-	bundleFile := filepath.Join(t.TempDir(), "docs.tinyrag")
-	if err := bundleCommand(context.Background(), []string{"-o", bundleFile, "../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+	bundleDir := filepath.Join(t.TempDir(), "docs")
+	if err := bundleCommand(context.Background(), []string{"-o", bundleDir, "../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
-	bs, err := readBundles([]string{bundleFile})
+	bs, err := readBundles([]string{bundleDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +67,8 @@ func TestStatic_WritesASiteThatAssumesNothingAboutItsBasePath(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"index.html", "index.html.gz", "index.html.br", "app.js", "app-worker.js", "wasm_exec.js", "manifest.webmanifest",
-		"web/app.wasm", "web/app.wasm.gz", "web/app.wasm.br", "web/nanogo.wasm", "web/icons/icon.svg", "bundles/docs.tinyrag", siteconfig.FileName} {
+		"web/app.wasm", "web/app.wasm.gz", "web/app.wasm.br", "web/nanogo.wasm", "web/icons/icon.svg", "bundles/docs/" + bs[0].out.ManifestName,
+		"bundles/docs/" + bs[0].out.ManifestName + ".br", siteconfig.FileName} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("missing %s", f)
 		}
@@ -109,7 +112,7 @@ func TestStatic_WritesASiteThatAssumesNothingAboutItsBasePath(t *testing.T) {
 		t.Error("the static site's service worker is not server/pwa's, or names absolute paths")
 	}
 	c, warns, err := siteconfig.Parse([]byte(read(t, filepath.Join(dir, siteconfig.FileName))))
-	if err != nil || len(warns) > 0 || len(c.Bundles) != 1 || !strings.HasPrefix(c.Bundles[0].URL, "bundles/docs.tinyrag?v=") || c.LLM.BaseURL == "" {
+	if err != nil || len(warns) > 0 || len(c.Bundles) != 1 || c.Bundles[0].URL != "bundles/docs/"+bs[0].out.ManifestName || c.LLM.BaseURL == "" {
 		t.Errorf("config %+v %v %v", c, warns, err)
 	}
 }
@@ -179,21 +182,25 @@ func TestStatic_BasePath(t *testing.T) {
 }
 
 func TestStatic_RefusesADamagedBundle(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "bad.tinyrag")
-	os.WriteFile(f, []byte("tinyrag-bundle\nxx"), 0o644)
-	err := staticCommand(context.Background(), []string{"-o", t.TempDir(), "--bundle", f}, &bytes.Buffer{}, &bytes.Buffer{})
-	if err == nil || !strings.Contains(err.Error(), "truncated") {
+	dir := filepath.Join(t.TempDir(), "docs")
+	if err := bundleCommand(context.Background(), []string{"-o", dir, "../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	shards, _ := filepath.Glob(filepath.Join(dir, "t", "*.bin"))
+	os.WriteFile(shards[0], []byte("altered"), 0o644)
+	err := staticCommand(context.Background(), []string{"-o", t.TempDir(), "--bundle", dir}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "damaged") {
 		t.Fatalf("err %v", err)
 	}
 }
 
 func TestServe_PublishesBundlesAndTheSiteConfig(t *testing.T) {
-	bundleFile := filepath.Join(t.TempDir(), "docs.tinyrag")
-	if err := bundleCommand(context.Background(), []string{"-o", bundleFile, "../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+	bundleDir := filepath.Join(t.TempDir(), "docs")
+	if err := bundleCommand(context.Background(), []string{"-o", bundleDir, "../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	if err := mountSiteConfig(mux, []string{bundleFile}, embed.Policy{}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}); err != nil {
+	if err := mountSiteConfig(mux, []string{bundleDir}, embed.Policy{}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(mux)
@@ -209,22 +216,51 @@ func TestServe_PublishesBundlesAndTheSiteConfig(t *testing.T) {
 		t.Fatalf("config %s: %v %v", body, warns, err)
 	}
 	srcs, _ := c.Resolve(srv.URL + "/" + siteconfig.FileName)
-	resp, err = http.Get(srcs[0].URL)
+	// The browser gets every file compressed, cached for good.
+	for _, u := range []string{srcs[0].URL, strings.TrimSuffix(srcs[0].URL, path.Base(srcs[0].URL)) + "t/" + "0000000000000000.bin"} {
+		req, _ := http.NewRequest("GET", u, nil)
+		req.Header.Set("Accept-Encoding", "br, gzip")
+		resp, err = http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if strings.HasSuffix(u, "0000000000000000.bin") {
+			if resp.StatusCode != http.StatusNotFound {
+				t.Errorf("a file the bundle lacks: status %d", resp.StatusCode)
+			}
+			continue
+		}
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "br" || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
+			t.Errorf("manifest: status %d, encoding %q, cache %q", resp.StatusCode, resp.Header.Get("Content-Encoding"), resp.Header.Get("Cache-Control"))
+		}
+	}
+	ix, err := bundle.Open(context.Background(), srcs[0].URL, srcs[0].SHA256, func(ctx context.Context, u string) ([]byte, error) {
+		resp, err := http.Get(u)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		return io.ReadAll(resp.Body)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || bundle.Digest(data) != srcs[0].SHA256 {
-		t.Fatalf("bundle: status %d, digest mismatch", resp.StatusCode)
+	if hits, err := ix.Search(context.Background(), "prune", knowledge.SearchOptions{K: 1}); err != nil || len(hits) != 1 {
+		t.Errorf("search through the server: %v, %d hits", err, len(hits))
 	}
 }
 
-func TestServe_RefusesADamagedBundleAtStart(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "bad.tinyrag")
-	os.WriteFile(f, []byte("PK\x03\x04 a zip file"), 0o644)
-	err := mountSiteConfig(http.NewServeMux(), []string{f}, embed.Policy{}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err == nil || !strings.Contains(err.Error(), "not a tinyRAG knowledge bundle") {
-		t.Fatalf("err %v", err)
+func TestServe_RefusesAFileOrAFolderThatIsNoBundleAtStart(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "old.tinyrag")
+	os.WriteFile(f, []byte("tinyrag-bundle\nxx"), 0o644)
+	for _, tt := range []struct{ path, want string }{
+		{f, "rebuild it"},
+		{t.TempDir(), "not a bundle folder"},
+	} {
+		err := mountSiteConfig(http.NewServeMux(), []string{tt.path}, embed.Policy{}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err %v, want it to say %q", tt.path, err, tt.want)
+		}
 	}
 }

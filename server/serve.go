@@ -112,7 +112,7 @@ func parseServeFlags(args []string, getenv func(string) string) (serveOptions, e
 		"extra origins the browser may connect to directly, space-separated (env TINYRAG_CSP_CONNECT)")
 	fs.StringVar(&o.frameAncestors, "frame-ancestors", env.String("TINYRAG_FRAME_ANCESTORS", "'self'"),
 		"origins allowed to frame the full app, CSP syntax (env TINYRAG_FRAME_ANCESTORS); /embed follows --embed-origins instead")
-	fs.Func("bundle", "serve this knowledge bundle (made by 'tinyrag bundle') as read-only site knowledge; repeatable", func(v string) error {
+	fs.Func("bundle", "serve this knowledge bundle folder (made by 'tinyrag bundle') as read-only site knowledge; repeatable", func(v string) error {
 		o.bundles = append(o.bundles, v)
 		return nil
 	})

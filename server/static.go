@@ -129,6 +129,13 @@ func (s *staticAssets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "asset not found: "+p+" (was the app built with 'make build'?)", http.StatusNotFound)
 		return
 	}
+	serveFile(w, r, f, immutable)
+}
+
+// serveFile sends f, precompressed when the client accepts it, with its
+// strong ETag; immutable files may be cached for good, the others are
+// revalidated.
+func serveFile(w http.ResponseWriter, r *http.Request, f *staticFile, immutable bool) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", f.contentType)
 	hdr.Set("Vary", "Accept-Encoding")

@@ -67,6 +67,9 @@ type Citation struct {
 	Source  string `json:"source"`
 	ChunkID string `json:"chunk_id"`
 	Text    string `json:"text"`
+	// Site says the passage comes from the site's knowledge: Source is
+	// the address of a page of the site.
+	Site bool `json:"site,omitempty"`
 }
 
 // Route is the router's decision, shown in debug mode.

@@ -38,6 +38,9 @@ type Hit struct {
 	// Fragments are short HTML-escaped excerpts of Text with the matched
 	// words in <mark>…</mark>.
 	Fragments []string
+	// Site says the hit comes from a site's bundle: Source is then the
+	// address of the page it was read from.
+	Site bool
 }
 
 // ErrEmptyQuery is returned for a query with nothing to search for.

@@ -23,7 +23,7 @@ func (kb *KB) Retrieve(ctx context.Context, q string, k int) ([]tool.Passage, er
 func Passages(hits []Hit) []tool.Passage {
 	out := make([]tool.Passage, len(hits))
 	for i, h := range hits {
-		out[i] = tool.Passage{DocID: h.DocID, ChunkID: h.ChunkID, Title: h.Title, Source: h.Source, Text: h.Text, Score: h.Score}
+		out[i] = tool.Passage{DocID: h.DocID, ChunkID: h.ChunkID, Title: h.Title, Source: h.Source, Text: h.Text, Score: h.Score, Site: h.Site}
 	}
 	return out
 }

@@ -146,6 +146,9 @@ type Passage struct {
 	Source  string  `json:"source"`
 	Text    string  `json:"text"`
 	Score   float64 `json:"score"`
+	// Site says the passage comes from a site's published knowledge:
+	// Source is then the page's address.
+	Site bool `json:"site,omitempty"`
 }
 
 // Retriever finds the passages that best match a query. The knowledge base

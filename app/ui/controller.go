@@ -175,8 +175,7 @@ func (c *Controller) Start(pub Publisher) {
 	c.unlock(stateStatus, stateSettings, stateModel)
 	started := c.now()
 	c.goAsync(func() {
-		rt, hist, warn, siteWarns := c.open(context.Background())
-		c.logAll("tinyRAG site knowledge: ", siteWarns)
+		rt, hist, warn := c.open(context.Background())
 		c.mu.Lock()
 		c.rt, c.hist = rt, hist
 		c.chat = hist.New()
@@ -185,13 +184,41 @@ func (c *Controller) Start(pub Publisher) {
 		}
 		c.status.Ready, c.status.LoadErr = true, warn
 		c.status.LoadMs = c.now().Sub(started).Milliseconds()
-		c.status.SiteFetchMs, c.status.SiteOpenMs = rt.SiteFetch.Milliseconds(), rt.SiteOpen.Milliseconds()
 		c.model.Host, c.model.Proxy = modelHost(rt, c.settings)
-		c.kn.SiteErrs = siteWarns
+		c.kn.SiteLoading = c.deps.ConfigURL != ""
 		c.refreshDocsLocked()
 		c.unlock(stateStatus, stateChats, stateThread, stateBusy, stateKnowledge, stateModel)
-		c.CheckModel()
+		c.loadSite(rt)
 	})
+}
+
+// loadSite reads the site's config, then checks the model (the config may
+// name it), then opens the site's bundles and loads what their queries
+// all read. The app is ready before any of it: its own stores, the
+// composer and the tools do not wait for the site.
+func (c *Controller) loadSite(rt *Runtime) {
+	ctx := context.Background()
+	var srcs []site.Source
+	var warns []string
+	if c.deps.ConfigURL != "" {
+		srcs, warns = rt.loadSiteConfig(ctx, c.deps.ConfigURL)
+	}
+	c.mu.Lock()
+	c.model.Host, c.model.Proxy = modelHost(rt, c.settings)
+	c.kn.SiteErrs = warns
+	c.unlock(stateModel, stateKnowledge)
+	c.CheckModel()
+	if len(srcs) > 0 {
+		warns = append(warns, rt.syncBundles(ctx, srcs)...)
+	}
+	c.logAll("tinyRAG site knowledge: ", warns)
+	c.mu.Lock()
+	c.kn.SiteLoading = false
+	c.kn.SiteErrs = warns
+	c.refreshDocsLocked()
+	c.unlock(stateKnowledge)
+	// A failure here shows again, with the query, when one needs it.
+	c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx))
 }
 
 // Wait blocks until every goroutine the controller started has ended
@@ -216,12 +243,11 @@ func (c *Controller) logAll(prefix string, msgs []string) {
 	}
 }
 
-// open opens the stores and the site's knowledge side by side (all three
-// wait mostly on IndexedDB or the network, so the app is ready when the
-// slowest is); a store that cannot be opened is replaced by memory and
-// reported, and so is a site bundle that cannot be loaded: the app still
-// works for this visit.
-func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string, []string) {
+// open opens the chat store and the knowledge base side by side (both
+// wait mostly on IndexedDB); a store that cannot be opened is replaced by
+// memory and reported: the app still works for this visit. The site's
+// knowledge comes later (loadSite).
+func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string) {
 	var hist *chats.History
 	var chatWarn string
 	chatsDone := make(chan struct{})
@@ -242,18 +268,8 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 		}
 	})
 
-	rt := &Runtime{NanoGo: c.deps.NanoGo, Origin: c.deps.Origin, HTTP: c.deps.HTTP, Online: c.deps.Online, Bundles: c.deps.Bundles}
-	var siteWarns []string
-	siteDone := make(chan struct{})
-	c.goAsync(func() {
-		defer close(siteDone)
-		if c.deps.ConfigURL == "" {
-			rt.Site = &site.Knowledge{}
-			return
-		}
-		siteWarns = rt.loadSite(ctx, c.deps.ConfigURL)
-	})
-
+	rt := &Runtime{NanoGo: c.deps.NanoGo, Origin: c.deps.Origin, HTTP: c.deps.HTTP, Online: c.deps.Online,
+		Bundles: c.deps.Bundles, Site: &site.Knowledge{}}
 	warn := ""
 	cfg := knowledge.Config{}
 	if c.deps.OpenKnowledge != nil {
@@ -270,12 +286,11 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 		kb, _ = knowledge.New(cfg)
 	}
 	<-chatsDone
-	<-siteDone
 	if warn == "" {
 		warn = chatWarn
 	}
 	rt.KB = kb
-	return rt, hist, warn, siteWarns
+	return rt, hist, warn
 }
 
 // unlock releases mu and publishes the named states as they were at that
@@ -511,7 +526,11 @@ func (c *Controller) RefreshSite() {
 		return
 	}
 	c.goAsync(func() {
-		warns := rt.refreshSite(context.Background(), c.deps.ConfigURL)
+		ctx := context.Background()
+		srcs, warns := rt.loadSiteConfig(ctx, c.deps.ConfigURL)
+		if rt.SiteConfig() != nil {
+			warns = append(warns, rt.syncBundles(ctx, srcs)...)
+		}
 		c.logAll("tinyRAG site knowledge: ", warns)
 		c.mu.Lock()
 		c.kn.SiteErrs = warns
@@ -576,9 +595,9 @@ func (c *Controller) EndpointHint() string {
 	defer c.mu.Unlock()
 	rt := c.rt
 	switch {
-	case rt == nil || (rt.Proxy() != "" && (rt.SiteConfig == nil || rt.SiteConfig.LLM == nil)):
+	case rt == nil || (rt.Proxy() != "" && (rt.SiteConfig() == nil || rt.SiteConfig().LLM == nil)):
 		return "endpoint_hint"
-	case rt.SiteConfig != nil && rt.SiteConfig.LLM != nil:
+	case rt.SiteConfig() != nil && rt.SiteConfig().LLM != nil:
 		return "endpoint_hint_preset"
 	}
 	return "endpoint_hint_direct"

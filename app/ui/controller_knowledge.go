@@ -20,11 +20,12 @@ func (c *Controller) refreshDocsLocked() {
 	}
 	c.kn.Site = nil
 	for _, b := range c.rt.Site.Bundles() {
-		title := b.Info.Title
+		m := b.Index.Manifest()
+		title := m.Title
 		if title == "" {
 			title = b.Source.URL
 		}
-		c.kn.Site = append(c.kn.Site, SiteBundle{URL: b.Source.URL, Title: title, Docs: b.KB.Documents()})
+		c.kn.Site = append(c.kn.Site, SiteBundle{URL: b.Source.URL, Title: title, Docs: m.Docs})
 	}
 	if c.rt.KB == nil {
 		return

@@ -14,6 +14,8 @@ var texts = map[string][2]string{
 	"site_hint":            {"Published with this site and searched with your own documents. It stays apart from what you import and is updated when the site publishes a new version.", "Mit dieser Website veröffentlicht und zusammen mit deinen Dokumenten durchsucht. Es bleibt getrennt von deinen Importen und wird aktualisiert, wenn die Website eine neue Version veröffentlicht."},
 	"read_only":            {"read-only", "schreibgeschützt"},
 	"site_docs":            {"%d documents", "%d Dokumente"},
+	"site_loading":         {"Loading the site's knowledge… You can ask and search your own documents meanwhile.", "Das Wissen der Website wird geladen … Du kannst inzwischen fragen und deine eigenen Dokumente durchsuchen."},
+	"site_ready":           {"Ready: each search reads only the parts of the site's knowledge it needs.", "Bereit: Jede Suche liest nur die Teile des Website-Wissens, die sie braucht."},
 	"open_page":            {"Open page", "Seite öffnen"},
 	"no_endpoint":          {"No model endpoint is set: this site runs without a tinyRAG server. Enter an OpenAI-compatible base URL in Settings (for example http://127.0.0.1:11434/v1 for Ollama).", "Kein Modell-Endpunkt gesetzt: Diese Website läuft ohne tinyRAG-Server. Trage in den Einstellungen eine OpenAI-kompatible Basis-URL ein (z. B. http://127.0.0.1:11434/v1 für Ollama)."},
 	"banner_static":        {"Enter an OpenAI-compatible endpoint in Settings: Ollama, LM Studio, llama.cpp or a hosted API. The explanation below says what is missing.", "Trage in den Einstellungen einen OpenAI-kompatiblen Endpunkt ein: Ollama, LM Studio, llama.cpp oder eine gehostete API. Die Erklärung unten sagt, was fehlt."},

@@ -131,13 +131,13 @@ func (a *App) Render() app.UI {
 	}
 	return app.Div().Class(cls).ID("shell").Attr("data-ready", sprintf("%t", a.status.Ready)).Attr("data-llm", llm).
 		Attr("data-load-ms", sprintf("%d", a.status.LoadMs)).Attr("data-net", string(a.model.Net)).
-		Attr("data-site-fetch-ms", sprintf("%d", a.status.SiteFetchMs)).Attr("data-site-open-ms", sprintf("%d", a.status.SiteOpenMs)).Body(
-		&Sidebar{Ctrl: a.Ctrl, Lang: l},
-		app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = false }) }),
-		main,
-		&UpdatePrompt{Lang: l}, // above every view, settings too
-		&CitationDialog{Ctrl: a.Ctrl, Lang: l},
-	)
+		Body(
+			&Sidebar{Ctrl: a.Ctrl, Lang: l},
+			app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = false }) }),
+			main,
+			&UpdatePrompt{Lang: l}, // above every view, settings too
+			&CitationDialog{Ctrl: a.Ctrl, Lang: l},
+		)
 }
 
 // setView changes the shared view state.

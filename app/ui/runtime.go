@@ -3,7 +3,7 @@ package ui
 import (
 	"context"
 	"strings"
-	"time"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"tinyrag/app/calc"
@@ -38,14 +38,13 @@ type Runtime struct {
 	Server *web.ServerConfig
 	// Site is the site's read-only knowledge (bundles), searched with KB.
 	Site *site.Knowledge
-	// SiteConfig is the site's tinyrag.json; nil when it has none.
-	SiteConfig *siteconfig.Config
-	// Bundles, when set, limits the site's bundles to these (URLs or file
-	// names): an embedding page may offer only some of them.
+	// siteCfg is the site's tinyrag.json (SiteConfig); it arrives after
+	// the app is ready, so it is read and written atomically.
+	siteCfg atomic.Pointer[siteconfig.Config]
+	// Bundles, when set, limits the site's bundles to these (URLs,
+	// manifest file names or bundle folder names): an embedding page may
+	// offer only some of them.
 	Bundles []string
-	// SiteFetch and SiteOpen are how long downloading and opening the
-	// site's bundles took at start (shown to benchmarks as data-site-*).
-	SiteFetch, SiteOpen time.Duration
 	// Online reports whether the browser has a network (nil: always);
 	// without one the web tools say "offline" instead of failing to fetch.
 	Online func() bool
@@ -178,7 +177,7 @@ func (rt *Runtime) Citations(ctx context.Context, question string, m *chats.Mess
 }
 
 func citation(p tool.Passage) chats.Citation {
-	return chats.Citation{Title: p.Title, Source: p.Source, ChunkID: p.ChunkID, Text: p.Text}
+	return chats.Citation{Title: p.Title, Source: p.Source, ChunkID: p.ChunkID, Text: p.Text, Site: p.Site}
 }
 
 // clip cuts s to about n bytes at a word boundary.
@@ -197,5 +196,5 @@ func clip(s string, n int) string {
 }
 
 func citationOfHit(h knowledge.Hit) chats.Citation {
-	return chats.Citation{Title: h.Title, Source: h.Source, ChunkID: h.ChunkID, Text: h.Text}
+	return chats.Citation{Title: h.Title, Source: h.Source, ChunkID: h.ChunkID, Text: h.Text, Site: h.Site}
 }

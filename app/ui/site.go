@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"path"
 	"strings"
-	"time"
 
 	"tinyrag/app/chats"
 	"tinyrag/app/httpdo"
@@ -16,11 +15,13 @@ import (
 	"tinyrag/app/siteconfig"
 )
 
-// maxSiteFile bounds what the app reads for tinyrag.json and for one
-// bundle: a wrong URL must not fill the page's memory.
+// maxConfigBytes and maxBundleFile bound what the app reads for
+// tinyrag.json and for one file of a bundle: a wrong URL must not fill the
+// page's memory. A bundle's largest files are the term shards of the
+// commonest words of a large site.
 const (
 	maxConfigBytes = 1 << 20
-	maxBundleBytes = 512 << 20
+	maxBundleFile  = 64 << 20
 )
 
 // fetchWhole GETs a site file in the browser (fetch_js.go); nil natively,
@@ -55,66 +56,79 @@ func siteGet(ctx context.Context, c httpdo.Doer, u string, limit int64) ([]byte,
 	return b, resp.StatusCode, nil
 }
 
-// loadSite reads the site config at configURL and opens its bundles into
-// rt.Site. A site without a config (404) is an app served by `tinyrag
-// serve` from before site configs, with its proxy at the page's origin.
-// Everything that goes wrong is returned as a message and the app starts
-// anyway: without the bundle, or without the config.
-func (rt *Runtime) loadSite(ctx context.Context, configURL string) []string {
-	if rt.Site == nil {
-		rt.Site = &site.Knowledge{}
-	}
+// SiteConfig is the site's tinyrag.json; nil when it has none or it has
+// not arrived yet.
+func (rt *Runtime) SiteConfig() *siteconfig.Config { return rt.siteCfg.Load() }
+
+// loadSiteConfig reads the site config at configURL and returns the
+// bundles it names (limited to rt.Bundles, when set). A site without a
+// config (404) is an app served by `tinyrag serve` from before site
+// configs, with its proxy at the page's origin. What goes wrong comes back
+// as messages: the app goes on without the config.
+func (rt *Runtime) loadSiteConfig(ctx context.Context, configURL string) ([]site.Source, []string) {
 	data, status, err := siteGet(ctx, rt.HTTP, configURL, maxConfigBytes)
 	if status == http.StatusNotFound {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return []string{"site config: " + err.Error()}
+		return nil, []string{"site config: " + err.Error()}
 	}
-	return rt.applySite(ctx, configURL, data)
-}
-
-// applySite takes a site config read from configURL and makes the opened
-// bundles match it.
-func (rt *Runtime) applySite(ctx context.Context, configURL string, data []byte) []string {
 	cfg, warns, err := siteconfig.Parse(data)
 	if err != nil {
-		return append(warns, err.Error())
+		return nil, append(warns, err.Error())
 	}
-	rt.SiteConfig = &cfg
+	rt.siteCfg.Store(&cfg)
 	srcs, err := cfg.Resolve(configURL)
 	if err != nil {
-		return append(warns, err.Error())
+		return nil, append(warns, err.Error())
 	}
 	if len(rt.Bundles) > 0 {
 		srcs = chooseBundles(srcs, rt.Bundles)
 	}
-	var fetching time.Duration
+	return srcs, warns
+}
+
+// syncBundles opens the bundles srcs names (their manifests: the rest
+// comes with the queries) and drops those it no longer names.
+func (rt *Runtime) syncBundles(ctx context.Context, srcs []site.Source) []string {
+	if rt.Site == nil {
+		rt.Site = &site.Knowledge{}
+	}
 	fetch := func(ctx context.Context, u string) ([]byte, error) {
-		start := time.Now()
-		b, _, err := siteGet(ctx, rt.HTTP, u, maxBundleBytes)
-		fetching += time.Since(start)
+		b, _, err := siteGet(ctx, rt.HTTP, u, maxBundleFile)
 		return b, err
 	}
-	start := time.Now()
+	var warns []string
 	for _, e := range rt.Site.Sync(ctx, srcs, fetch) {
 		warns = append(warns, e.Error())
 	}
-	rt.SiteFetch, rt.SiteOpen = fetching, time.Since(start)-fetching
 	return warns
 }
 
-// chooseBundles keeps the sources named in want: by their full URL or by
-// their file name (what an embedding page's data-bundles lists).
+// prefetchSite loads what every query of the site's bundles reads (their
+// figure shards), so that the first query waits only for its own terms.
+func (rt *Runtime) prefetchSite(ctx context.Context) []string {
+	var warns []string
+	for _, b := range rt.Site.Bundles() {
+		if err := b.Index.FetchTerms(ctx, nil); err != nil {
+			warns = append(warns, (&site.Error{URL: b.Source.URL, Err: err}).Error())
+		}
+	}
+	return warns
+}
+
+// chooseBundles keeps the sources named in want: by their full URL, by
+// their manifest's file name, or by the name of the folder holding it
+// (what an embedding page's data-bundles lists).
 func chooseBundles(srcs []site.Source, want []string) []site.Source {
 	var out []site.Source
 	for _, s := range srcs {
-		name := s.URL
+		name, dir := s.URL, ""
 		if u, err := url.Parse(s.URL); err == nil {
-			name = path.Base(u.Path)
+			name, dir = path.Base(u.Path), path.Base(path.Dir(u.Path))
 		}
 		for _, w := range want {
-			if w == s.URL || w == name {
+			if w == s.URL || w == name || w == dir {
 				out = append(out, s)
 				break
 			}
@@ -123,26 +137,14 @@ func chooseBundles(srcs []site.Source, want []string) []site.Source {
 	return out
 }
 
-// refreshSite reads the site config again and swaps bundles whose hash
-// changed (Sync keeps the others untouched). It returns what went wrong.
-func (rt *Runtime) refreshSite(ctx context.Context, configURL string) []string {
-	if rt.SiteConfig == nil {
-		return nil // a site without a config has no bundles to renew
-	}
-	data, _, err := siteGet(ctx, rt.HTTP, configURL, maxConfigBytes)
-	if err != nil {
-		return []string{"site config: " + err.Error()}
-	}
-	return rt.applySite(ctx, configURL, data)
-}
-
 // Proxy is the origin of the tinyRAG server whose /api proxies the app
 // uses, "" when it has none (a static site without one).
 func (rt *Runtime) Proxy() string {
-	if rt.SiteConfig == nil {
+	cfg := rt.SiteConfig()
+	if cfg == nil {
 		return rt.Origin
 	}
-	return rt.SiteConfig.ProxyOrigin(rt.Origin)
+	return cfg.ProxyOrigin(rt.Origin)
 }
 
 // Retriever searches the visitor's knowledge base and the site's
@@ -157,17 +159,18 @@ func (rt *Runtime) Retriever() site.Union {
 
 // HasKnowledge reports whether anything can be searched.
 func (rt *Runtime) HasKnowledge() bool {
-	return (rt.KB != nil && len(rt.KB.Documents()) > 0) || len(rt.Site.Documents()) > 0
+	return (rt.KB != nil && len(rt.KB.Documents()) > 0) || rt.Site.Docs() > 0
 }
 
 // LLMBase is the endpoint the browser talks to: the one in Settings, the
 // site's preset, or the proxy's /api/llm; "" when there is none.
 func (rt *Runtime) LLMBase(s Settings) string {
+	cfg := rt.SiteConfig()
 	switch {
 	case s.Endpoint != "":
 		return strings.TrimRight(s.Endpoint, "/")
-	case rt.SiteConfig != nil && rt.SiteConfig.LLM != nil:
-		return strings.TrimRight(rt.SiteConfig.LLM.BaseURL, "/")
+	case cfg != nil && cfg.LLM != nil:
+		return strings.TrimRight(cfg.LLM.BaseURL, "/")
 	case rt.Proxy() != "":
 		return rt.Proxy() + "/api/llm"
 	}
@@ -213,7 +216,7 @@ func (c *Controller) CiteLink(cite chats.Citation) string {
 	c.mu.Lock()
 	rt := c.rt
 	c.mu.Unlock()
-	if rt == nil || !rt.IsSiteCitation(cite.ChunkID) {
+	if !cite.Site && (rt == nil || !rt.IsSiteCitation(cite.ChunkID)) {
 		return ""
 	}
 	return c.SiteLink(cite.Source)

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -35,27 +34,39 @@ func staticHost(t *testing.T, cfg siteconfig.Config, files map[string][]byte) *h
 	return srv
 }
 
-func orchardBundle(t *testing.T) []byte {
+// writeBundle writes a bundle of ins and returns its files under dir
+// (a path on the test host) and the source naming its manifest.
+func writeBundle(t *testing.T, dir string, ins ...knowledge.Input) (map[string][]byte, site.Source) {
 	t.Helper()
-	var buf bytes.Buffer
-	_, err := bundle.Build(context.Background(), &buf, []knowledge.Input{
-		{Title: "Winter pruning", Source: "guide/pruning.html", Text: "Prune apple trees in late winter while the buds are dormant."},
-	}, bundle.Options{Title: "Orchard"})
+	out, err := bundle.Write(context.Background(), ins, bundle.Options{Title: "Orchard"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	files := map[string][]byte{}
+	for name, b := range out.Files {
+		files[dir+name] = b
+	}
+	return files, site.Source{URL: strings.TrimPrefix(dir, "/kb/") + out.ManifestName, SHA256: out.SHA256}
+}
+
+var pruning = knowledge.Input{Title: "Winter pruning", Source: "guide/pruning.html", Text: "Prune apple trees in late winter while the buds are dormant."}
+
+// openSite reads the site config and opens its bundles, as the app's start
+// does, and returns what went wrong.
+func openSite(rt *Runtime, configURL string) []string {
+	srcs, warns := rt.loadSiteConfig(context.Background(), configURL)
+	return append(warns, rt.syncBundles(context.Background(), srcs)...)
 }
 
 func TestRuntime_StaticSiteLoadsBundlesAndAnswersFromThemWithoutAProxy(t *testing.T) {
-	b := orchardBundle(t)
+	files, src := writeBundle(t, "/kb/bundles/orchard/", pruning)
 	srv := staticHost(t, siteconfig.Config{
-		Bundles: []site.Source{{URL: "bundles/orchard.tinyrag", SHA256: bundle.Digest(b)}},
+		Bundles: []site.Source{src},
 		LLM:     &siteconfig.LLM{BaseURL: "http://127.0.0.1:11434/v1"},
-	}, map[string][]byte{"/kb/bundles/orchard.tinyrag": b})
+	}, files)
 	kb, _ := knowledge.New(knowledge.Config{})
-	rt := &Runtime{KB: kb, Origin: srv.URL, HTTP: srv.Client()}
-	if warns := rt.loadSite(context.Background(), srv.URL+"/kb/"+siteconfig.FileName); len(warns) > 0 {
+	rt := &Runtime{KB: kb, Origin: srv.URL, HTTP: srv.Client(), Site: &site.Knowledge{}}
+	if warns := openSite(rt, srv.URL+"/kb/"+siteconfig.FileName); len(warns) > 0 {
 		t.Fatal(warns)
 	}
 	if rt.Proxy() != "" {
@@ -83,7 +94,7 @@ func TestRuntime_StaticSiteLoadsBundlesAndAnswersFromThemWithoutAProxy(t *testin
 	if len(cites) < 1 || cites[0].Source != "guide/pruning.html" || !strings.Contains(md, "late winter") {
 		t.Fatalf("answer without a model %q %+v", md, cites)
 	}
-	if !rt.IsSiteCitation(cites[0].ChunkID) {
+	if !cites[0].Site || !rt.IsSiteCitation(cites[0].ChunkID) {
 		t.Error("a site citation is not recognised as one")
 	}
 	if len(kb.Documents()) != 0 {
@@ -92,13 +103,14 @@ func TestRuntime_StaticSiteLoadsBundlesAndAnswersFromThemWithoutAProxy(t *testin
 }
 
 func TestRuntime_ADamagedBundleIsReportedAndTheAppStillStarts(t *testing.T) {
-	b := orchardBundle(t)
-	bad := append([]byte(nil), b...)
+	files, src := writeBundle(t, "/kb/bundles/x/", pruning)
+	m := "/kb/" + src.URL
+	bad := append([]byte(nil), files[m]...)
 	bad[len(bad)/2] ^= 1
-	srv := staticHost(t, siteconfig.Config{Bundles: []site.Source{{URL: "bundles/x.tinyrag"}}},
-		map[string][]byte{"/kb/bundles/x.tinyrag": bad})
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client()}
-	warns := rt.loadSite(context.Background(), srv.URL+"/kb/"+siteconfig.FileName)
+	files[m] = bad
+	srv := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
+	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client(), Site: &site.Knowledge{}}
+	warns := openSite(rt, srv.URL+"/kb/"+siteconfig.FileName)
 	if len(warns) != 1 || !strings.Contains(warns[0], "damaged") {
 		t.Fatalf("warnings %v", warns)
 	}
@@ -107,11 +119,22 @@ func TestRuntime_ADamagedBundleIsReportedAndTheAppStillStarts(t *testing.T) {
 	}
 }
 
+func TestRuntime_ASingleFileBundleOfAnEarlierVersionIsRefusedWithTheFix(t *testing.T) {
+	old := append([]byte("tinyrag-bundle\n"), make([]byte, 64)...)
+	srv := staticHost(t, siteconfig.Config{Bundles: []site.Source{{URL: "bundles/site.tinyrag"}}},
+		map[string][]byte{"/kb/bundles/site.tinyrag": old})
+	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client(), Site: &site.Knowledge{}}
+	warns := openSite(rt, srv.URL+"/kb/"+siteconfig.FileName)
+	if len(warns) != 1 || !strings.Contains(warns[0], "rebuild it") {
+		t.Fatalf("warnings %v, want one saying to rebuild the bundle", warns)
+	}
+}
+
 func TestRuntime_WithoutASiteConfigTheServerIsTheProxy(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	defer srv.Close()
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client()}
-	if warns := rt.loadSite(context.Background(), srv.URL+"/"+siteconfig.FileName); len(warns) > 0 {
+	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client(), Site: &site.Knowledge{}}
+	if warns := openSite(rt, srv.URL+"/"+siteconfig.FileName); len(warns) > 0 {
 		t.Fatal(warns)
 	}
 	if rt.Proxy() != srv.URL || rt.LLMBase(Settings{}) != srv.URL+"/api/llm" {
@@ -152,48 +175,50 @@ func TestSiteLink(t *testing.T) {
 }
 
 func TestRuntime_RefreshSwapsABundleTheSiteRepublished(t *testing.T) {
-	v1 := orchardBundle(t)
-	var v2buf bytes.Buffer
-	if _, err := bundle.Build(context.Background(), &v2buf, []knowledge.Input{
-		{Title: "Grafting", Source: "guide/grafting.html", Text: "Whip grafts join scion and rootstock in spring."},
-	}, bundle.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	v2 := v2buf.Bytes()
-	cfg := siteconfig.Config{Bundles: []site.Source{{URL: "bundles/o.tinyrag", SHA256: bundle.Digest(v1)}}}
-	files := map[string][]byte{"/kb/bundles/o.tinyrag": v1}
+	files, v1 := writeBundle(t, "/kb/bundles/o/", pruning)
+	files2, v2 := writeBundle(t, "/kb/bundles/o/", knowledge.Input{Title: "Grafting", Source: "guide/grafting.html", Text: "Whip grafts join scion and rootstock in spring."})
+	cfg := siteconfig.Config{Bundles: []site.Source{v1}}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/kb/"+siteconfig.FileName {
 			w.Write(cfg.Marshal())
 			return
 		}
-		w.Write(files[r.URL.Path])
+		if b, ok := files[r.URL.Path]; ok {
+			w.Write(b)
+			return
+		}
+		http.NotFound(w, r)
 	}))
 	defer srv.Close()
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client()}
+	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client(), Site: &site.Knowledge{}}
 	cfgURL := srv.URL + "/kb/" + siteconfig.FileName
-	if w := rt.loadSite(context.Background(), cfgURL); len(w) > 0 {
+	if w := openSite(rt, cfgURL); len(w) > 0 {
 		t.Fatal(w)
 	}
-	cfg.Bundles[0].SHA256, files["/kb/bundles/o.tinyrag"] = bundle.Digest(v2), v2
-	if w := rt.refreshSite(context.Background(), cfgURL); len(w) > 0 {
+	// The site is republished: new files beside the old, a new config.
+	for k, b := range files2 {
+		files[k] = b
+	}
+	cfg.Bundles = []site.Source{v2}
+	if w := openSite(rt, cfgURL); len(w) > 0 {
 		t.Fatal(w)
 	}
-	docs := rt.Site.Documents()
-	if len(docs) != 1 || docs[0].Source != "guide/grafting.html" {
-		t.Fatalf("after refresh: %+v", docs)
+	hits, err := rt.Retriever().Search(context.Background(), "grafts scion", knowledge.SearchOptions{K: 3})
+	if err != nil || len(hits) == 0 || hits[0].Source != "guide/grafting.html" {
+		t.Fatalf("after refresh: %v, %+v", err, hits)
 	}
 }
 
-func TestChooseBundles_ByURLOrFileName(t *testing.T) {
-	srcs := []site.Source{{URL: "https://docs.example/kb/docs.tinyrag"}, {URL: "https://docs.example/kb/faq.tinyrag"}, {URL: "https://docs.example/kb/blog.tinyrag"}}
+func TestChooseBundles_ByURLManifestOrFolderName(t *testing.T) {
+	docs, faq, blog := "https://docs.example/kb/bundles/docs/manifest-0123456789abcdef.json", "https://docs.example/kb/bundles/faq/manifest-1123456789abcdef.json", "https://docs.example/kb/bundles/blog/manifest-2123456789abcdef.json"
+	srcs := []site.Source{{URL: docs}, {URL: faq}, {URL: blog}}
 	tests := []struct {
 		want []string
 		kept []string
 	}{
-		{[]string{"faq.tinyrag"}, []string{"https://docs.example/kb/faq.tinyrag"}},
-		{[]string{"https://docs.example/kb/docs.tinyrag", "blog.tinyrag"}, []string{"https://docs.example/kb/docs.tinyrag", "https://docs.example/kb/blog.tinyrag"}},
-		{[]string{"nothing.tinyrag"}, nil},
+		{[]string{"faq"}, []string{faq}},
+		{[]string{docs, "manifest-2123456789abcdef.json"}, []string{docs, blog}},
+		{[]string{"nothing"}, nil},
 	}
 	for _, tc := range tests {
 		var got []string

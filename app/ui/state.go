@@ -108,17 +108,20 @@ type KnowledgeState struct {
 	Progress  knowledge.Progress
 	Result    string // last import's or export's outcome
 	Err       string
-	// SiteDocs are the site's read-only documents (bundles), SiteErrs
-	// what went wrong loading them.
-	Site     []SiteBundle
-	SiteErrs []string
+	// Site are the site's read-only knowledge bundles, SiteErrs what went
+	// wrong loading them; SiteLoading says the site's config and bundles
+	// are on their way.
+	Site        []SiteBundle
+	SiteErrs    []string
+	SiteLoading bool
 }
 
 // SiteBundle is one of the site's knowledge bundles, as the knowledge
 // panel lists it.
 type SiteBundle struct {
 	URL, Title string
-	Docs       []knowledge.Document
+	// Docs is how many documents (pages) it holds.
+	Docs int
 }
 
 // SearchState is the knowledge search box's latest finished search.

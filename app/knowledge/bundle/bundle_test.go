@@ -159,6 +159,12 @@ func TestBundle_RanksExactlyAsTheInMemoryIndex(t *testing.T) {
 					if len(want) == 0 && q != "unknownword apple" {
 						t.Fatalf("%q: the in-memory index finds nothing; the test says nothing", qq)
 					}
+					for i := range got {
+						if !got[i].Site {
+							t.Fatalf("%q: hit %d is not marked as the site's", qq, i)
+						}
+						got[i].Site = false
+					}
 					if !reflect.DeepEqual(got, want) {
 						t.Errorf("%q (as you type %v):\n bundle    %v\n in memory %v", qq, opt.AsYouType, brief(got), brief(want))
 					}

@@ -45,6 +45,7 @@ type Index struct {
 	pages  map[string]ShardMap
 	tables map[int][]byte
 	frags  map[uint32]*fragment
+	known  map[string]bool // ids of the documents fetched
 
 	files flight
 }
@@ -57,6 +58,9 @@ func Open(ctx context.Context, manifestURL, sha string, fetch Fetch) (*Index, er
 	data, err := fetch(ctx, manifestURL)
 	if err != nil {
 		return nil, fmt.Errorf("bundle: manifest: %w", err)
+	}
+	if strings.HasPrefix(string(data[:min(len(data), 16)]), "tinyrag-bundle\n") {
+		return nil, fmt.Errorf("%w: %s is a single-file bundle of an earlier tinyRAG; rebuild it with this tinyRAG's 'tinyrag bundle', which writes a folder", ErrVersion, manifestURL)
 	}
 	if sha != "" {
 		sum := sha256.Sum256(data)
@@ -78,7 +82,7 @@ func Open(ctx context.Context, manifestURL, sha string, fetch Fetch) (*Index, er
 	return &Index{url: manifestURL, base: base, man: m, fetch: fetch, an: an,
 		ranker: rank.New(rank.Config{Analyzer: an}),
 		terms:  map[string]bool{}, lex: map[string][]lexEntry{}, pages: map[string]ShardMap{},
-		tables: map[int][]byte{}, frags: map[uint32]*fragment{}}, nil
+		tables: map[int][]byte{}, frags: map[uint32]*fragment{}, known: map[string]bool{}}, nil
 }
 
 // Manifest returns the bundle's manifest.
@@ -86,6 +90,14 @@ func (ix *Index) Manifest() *Manifest { return ix.man }
 
 // URL is the manifest's URL.
 func (ix *Index) URL() string { return ix.url }
+
+// Knows reports whether a document of this bundle with the id was fetched
+// in this visit.
+func (ix *Index) Knows(docID string) bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.known[docID]
+}
 
 // Search runs a query as a knowledge base does (knowledge.KB.Search):
 // the best documents, each with its best chunk. It fetches the shards of
@@ -131,6 +143,7 @@ func (ix *Index) Search(ctx context.Context, q string, opt knowledge.SearchOptio
 		if err != nil {
 			return nil, fmt.Errorf("site knowledge %q: %w", ix.man.Title, err)
 		}
+		h.Site = true
 		if opt.Highlight {
 			h.Fragments = knowledge.Fragments(ix.an, h.Text, terms)
 		}
@@ -459,6 +472,7 @@ func (ix *Index) fragment(ctx context.Context, ord uint32) (*fragment, error) {
 	}
 	ix.mu.Lock()
 	ix.frags[ord] = f
+	ix.known[f.Document.ID] = true
 	ix.mu.Unlock()
 	return f, nil
 }

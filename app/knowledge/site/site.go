@@ -1,6 +1,8 @@
 // Package site is the read-only "site knowledge" a static deployment ships:
 // knowledge bundles named in the site config, opened beside the visitor's
 // own knowledge base and searched together with it, never written into it.
+// A bundle is read by the query (package bundle): opening one reads only
+// its manifest.
 //
 // Retrieval keeps the two apart and merges their results by reciprocal
 // rank fusion (fuse.go): each bundle keeps the index it was built with, so
@@ -12,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"tinyrag/app/knowledge"
@@ -19,22 +22,19 @@ import (
 	"tinyrag/app/tool"
 )
 
-// Source is one bundle the site publishes: where it is and the SHA-256 of
-// its content (bundle.Digest), which changes when the site rebuilds it.
-// A bundle with SHA256 "" is still checked against its own checksum.
+// Source is one bundle the site publishes: where its manifest is and the
+// manifest's SHA-256, which changes whenever the site rebuilds the bundle
+// with any change. A bundle with SHA256 "" is checked against its
+// manifest's name only.
 type Source struct {
 	URL    string `json:"url"`
 	SHA256 string `json:"sha256"`
 }
 
-// Fetch reads a bundle's bytes from its URL.
-type Fetch func(ctx context.Context, url string) ([]byte, error)
-
 // Bundle is one opened bundle.
 type Bundle struct {
 	Source Source
-	Info   bundle.Info
-	KB     *knowledge.KB
+	Index  *bundle.Index
 }
 
 // Knowledge is the site's bundles. Safe for concurrent use.
@@ -53,59 +53,56 @@ func (k *Knowledge) Bundles() []*Bundle {
 	return append([]*Bundle(nil), k.bundles...)
 }
 
-// Documents lists the documents of every bundle.
-func (k *Knowledge) Documents() []knowledge.Document {
-	var out []knowledge.Document
+// Docs is how many documents the bundles hold.
+func (k *Knowledge) Docs() int {
+	n := 0
 	for _, b := range k.Bundles() {
-		out = append(out, b.KB.Documents()...)
+		n += b.Index.Manifest().Docs
 	}
-	return out
+	return n
 }
 
 // Sync makes the opened bundles match srcs: a bundle whose hash is
-// unchanged is kept as it is, a new or changed one is fetched, checked
-// against its hash and opened, one no longer named is closed. A bundle
-// that cannot be fetched or opened is reported in the returned errors and
-// the others still load; an older version of it stays in use until a new
-// one opens, so a failed update loses nothing.
-func (k *Knowledge) Sync(ctx context.Context, srcs []Source, fetch Fetch) []error {
+// unchanged is kept as it is (with what it has fetched), a new or changed
+// one is opened (its manifest read and checked), one no longer named is
+// dropped. A bundle that cannot be opened is reported in the returned
+// errors and the others still open; an older version of it stays in use
+// until a new one opens, so a failed update loses nothing. A query runs
+// against the bundles as they were when it began: a bundle swapped during
+// it is not mixed with its successor.
+func (k *Knowledge) Sync(ctx context.Context, srcs []Source, fetch bundle.Fetch) []error {
 	k.mu.RLock()
 	old := map[string]*Bundle{}
 	for _, b := range k.bundles {
 		old[b.Source.URL] = b
+		old[b.Source.SHA256] = b
 	}
 	k.mu.RUnlock()
 
 	var errs []error
 	next := make([]*Bundle, 0, len(srcs))
-	keep := map[*Bundle]bool{}
 	for _, s := range srcs {
 		if b := old[s.URL]; b != nil && b.Source.SHA256 == s.SHA256 {
-			next, keep[b] = append(next, b), true
+			next = append(next, b)
 			continue
 		}
-		b, err := open(ctx, s, fetch)
+		ix, err := bundle.Open(ctx, s.URL, s.SHA256, fetch)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, &Error{URL: s.URL, Err: err})
 			if ob := old[s.URL]; ob != nil {
-				next, keep[ob] = append(next, ob), true
+				next = append(next, ob)
 			}
 			continue
 		}
-		next = append(next, b)
+		next = append(next, &Bundle{Source: s, Index: ix})
 	}
 	k.mu.Lock()
 	k.bundles = next
 	k.mu.Unlock()
-	for _, b := range old {
-		if !keep[b] {
-			b.KB.Close()
-		}
-	}
 	return errs
 }
 
-// Error is a bundle that could not be loaded.
+// Error is a bundle that could not be opened or searched.
 type Error struct {
 	URL string
 	Err error
@@ -117,38 +114,6 @@ func (e *Error) Error() string { return fmt.Sprintf("site knowledge %s: %v", e.U
 // Unwrap lets errors.Is see bundle.ErrDamaged and the rest.
 func (e *Error) Unwrap() error { return e.Err }
 
-// ErrHashMismatch means the fetched bundle is not the one the config names
-// (a stale cache, or a config published before its bundle).
-var ErrHashMismatch = errors.New("the file's SHA-256 differs from the one in the site config")
-
-func open(ctx context.Context, s Source, fetch Fetch) (*Bundle, error) {
-	data, err := fetch(ctx, s.URL)
-	if err != nil {
-		return nil, &Error{URL: s.URL, Err: err}
-	}
-	// Open checks the file's CRC; the config names the bundle by the
-	// SHA-256 the file ends with, so comparing needs no hashing.
-	kb, info, err := bundle.Open(ctx, data)
-	if err != nil {
-		return nil, &Error{URL: s.URL, Err: err}
-	}
-	if s.SHA256 != "" && bundle.Digest(data) != s.SHA256 {
-		kb.Close()
-		return nil, &Error{URL: s.URL, Err: ErrHashMismatch}
-	}
-	return &Bundle{Source: s, Info: info, KB: kb}, nil
-}
-
-// Close closes every bundle.
-func (k *Knowledge) Close() {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	for _, b := range k.bundles {
-		b.KB.Close()
-	}
-	k.bundles = nil
-}
-
 // Searcher is what both the visitor's knowledge base and a bundle offer.
 type Searcher interface {
 	Search(ctx context.Context, q string, opt knowledge.SearchOptions) ([]knowledge.Hit, error)
@@ -157,6 +122,10 @@ type Searcher interface {
 // Union searches the visitor's knowledge base (nil: none) and the site's
 // bundles together. It implements tool.Retriever, so the rag_knowledge
 // tool and the answer's retrieval see one knowledge base.
+//
+// A bundle that cannot answer (a shard missing or damaged, the network
+// gone) does not fail the search: the others answer, and the error is a
+// *Partial that carries their hits.
 type Union struct {
 	Visitor Searcher
 	Site    *Knowledge
@@ -173,7 +142,7 @@ func (u Union) Search(ctx context.Context, q string, opt knowledge.SearchOptions
 		searchers = append(searchers, u.Visitor)
 	}
 	for _, b := range u.Site.Bundles() {
-		searchers = append(searchers, b.KB)
+		searchers = append(searchers, &bundleSearcher{b})
 	}
 	if len(searchers) == 0 {
 		if q == "" {
@@ -182,34 +151,75 @@ func (u Union) Search(ctx context.Context, q string, opt knowledge.SearchOptions
 		return nil, nil
 	}
 	lists := make([][]knowledge.Hit, 0, len(searchers))
-	for _, s := range searchers {
+	var failed []error
+	for i, s := range searchers {
 		hits, err := s.Search(ctx, q, opt)
 		if err != nil {
-			return nil, err
+			if i == 0 && u.Visitor != nil || errors.Is(err, knowledge.ErrEmptyQuery) || ctx.Err() != nil {
+				return nil, err
+			}
+			failed = append(failed, err)
+			continue
 		}
 		lists = append(lists, hits)
 	}
-	if len(lists) == 1 {
-		return lists[0], nil
+	var hits []knowledge.Hit
+	switch len(lists) {
+	case 0:
+	case 1:
+		hits = lists[0]
+	default:
+		hits = fuse(lists, func(h knowledge.Hit) string { return h.ChunkID }, opt.K)
 	}
-	return fuse(lists, func(h knowledge.Hit) string { return h.ChunkID }, opt.K), nil
+	if len(failed) > 0 {
+		return hits, &Partial{Hits: hits, Failed: failed}
+	}
+	return hits, nil
+}
+
+// Partial is a search some bundles could not answer: Hits are the
+// others' results.
+type Partial struct {
+	Hits   []knowledge.Hit
+	Failed []error
+}
+
+// Error implements error.
+func (p *Partial) Error() string {
+	msgs := make([]string, len(p.Failed))
+	for i, e := range p.Failed {
+		msgs[i] = e.Error()
+	}
+	return "part of the site's knowledge could not be searched: " + strings.Join(msgs, "; ")
 }
 
 // Retrieve implements tool.Retriever.
 func (u Union) Retrieve(ctx context.Context, q string, k int) ([]tool.Passage, error) {
 	hits, err := u.Search(ctx, q, knowledge.SearchOptions{K: k})
 	if err != nil {
-		return nil, err
+		return knowledge.Passages(hits), err
 	}
 	return knowledge.Passages(hits), nil
 }
 
-// IsSite reports whether a document id belongs to site knowledge.
+// IsSite reports whether a document id belongs to site knowledge, as far
+// as the documents fetched in this visit tell.
 func (k *Knowledge) IsSite(docID string) bool {
 	for _, b := range k.Bundles() {
-		if _, ok := b.KB.Document(docID); ok {
+		if b.Index.Knows(docID) {
 			return true
 		}
 	}
 	return false
+}
+
+// bundleSearcher names the bundle in the errors of its searches.
+type bundleSearcher struct{ b *Bundle }
+
+func (s *bundleSearcher) Search(ctx context.Context, q string, opt knowledge.SearchOptions) ([]knowledge.Hit, error) {
+	hits, err := s.b.Index.Search(ctx, q, opt)
+	if err != nil {
+		return nil, &Error{URL: s.b.Source.URL, Err: err}
+	}
+	return hits, nil
 }

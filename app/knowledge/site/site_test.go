@@ -1,10 +1,11 @@
 package site
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"tinyrag/app/knowledge"
@@ -13,16 +14,21 @@ import (
 
 var ctx = context.Background()
 
-func build(t *testing.T, docs ...knowledge.Input) []byte {
+// build writes a bundle of docs into the host's files under dir and
+// returns the source naming it.
+func (h *host) build(t *testing.T, dir string, docs ...knowledge.Input) Source {
 	t.Helper()
-	var buf bytes.Buffer
-	if _, err := bundle.Build(ctx, &buf, docs, bundle.Options{Title: "site"}); err != nil {
+	out, err := bundle.Write(ctx, docs, bundle.Options{Title: "site"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	for name, b := range out.Files {
+		h.files[dir+name] = b
+	}
+	return Source{URL: dir + out.ManifestName, SHA256: out.SHA256}
 }
 
-// host serves bundles by URL and counts fetches.
+// host serves bundle files by URL and counts fetches.
 type host struct {
 	files   map[string][]byte
 	fetches map[string]int
@@ -37,9 +43,7 @@ func (h *host) fetch(_ context.Context, url string) ([]byte, error) {
 	return b, nil
 }
 
-func newHost(files map[string][]byte) *host { return &host{files: files, fetches: map[string]int{}} }
-
-func src(url string, data []byte) Source { return Source{URL: url, SHA256: bundle.Digest(data)} }
+func newHost() *host { return &host{files: map[string][]byte{}, fetches: map[string]int{}} }
 
 var (
 	pruning = knowledge.Input{Title: "Winter pruning", Source: "guide/pruning.html", Text: "Prune apple trees in late winter while the buds are dormant."}
@@ -61,13 +65,12 @@ func sources(t *testing.T, u Union, q string) []string {
 }
 
 func TestSync_LoadsReplacesAndDropsBundlesByTheirHash(t *testing.T) {
-	v1, v2, other := build(t, pruning), build(t, grafts), build(t, storage)
-	h := newHost(map[string][]byte{"a.tinyrag": v1, "b.tinyrag": other})
+	h := newHost()
+	v1, other := h.build(t, "a/", pruning), h.build(t, "b/", storage)
 	var k Knowledge
-	defer k.Close()
 	u := Union{Site: &k}
 
-	if errs := k.Sync(ctx, []Source{src("a.tinyrag", v1), src("b.tinyrag", other)}, h.fetch); errs != nil {
+	if errs := k.Sync(ctx, []Source{v1, other}, h.fetch); errs != nil {
 		t.Fatal(errs)
 	}
 	if got := sources(t, u, "prune apple"); len(got) == 0 || got[0] != "guide/pruning.html" {
@@ -75,15 +78,15 @@ func TestSync_LoadsReplacesAndDropsBundlesByTheirHash(t *testing.T) {
 	}
 
 	// The same hashes again: nothing is fetched.
-	k.Sync(ctx, []Source{src("a.tinyrag", v1), src("b.tinyrag", other)}, h.fetch)
-	if h.fetches["a.tinyrag"] != 1 {
-		t.Errorf("an unchanged bundle was fetched %d times", h.fetches["a.tinyrag"])
+	k.Sync(ctx, []Source{v1, other}, h.fetch)
+	if h.fetches[v1.URL] != 1 {
+		t.Errorf("an unchanged bundle's manifest was fetched %d times", h.fetches[v1.URL])
 	}
 
-	// The site publishes a new a.tinyrag and drops b.tinyrag.
-	old := k.Bundles()[0].KB
-	h.files["a.tinyrag"] = v2
-	if errs := k.Sync(ctx, []Source{src("a.tinyrag", v2)}, h.fetch); errs != nil {
+	// The site publishes a new a/ and drops b/.
+	old := k.Bundles()[0].Index
+	v2 := h.build(t, "a/", grafts)
+	if errs := k.Sync(ctx, []Source{v2}, h.fetch); errs != nil {
 		t.Fatal(errs)
 	}
 	if got := sources(t, u, "prune apple"); len(got) != 0 {
@@ -95,44 +98,42 @@ func TestSync_LoadsReplacesAndDropsBundlesByTheirHash(t *testing.T) {
 	if got := sources(t, u, "pears quinces"); len(got) != 0 {
 		t.Errorf("the dropped bundle still answers: %v", got)
 	}
-	if k.Bundles()[0].KB == old {
+	if k.Bundles()[0].Index == old {
 		t.Error("the replaced bundle is still the one in use")
 	}
 }
 
 func TestSync_AFailedBundleIsReportedAndTheRestLoads(t *testing.T) {
-	good, next := build(t, pruning), build(t, storage)
-	damaged := append([]byte(nil), next...)
+	h := newHost()
+	good, next := h.build(t, "good/", pruning), h.build(t, "next/", storage)
+	damaged := append([]byte(nil), h.files[next.URL]...)
 	damaged[len(damaged)/2] ^= 1
-	h := newHost(map[string][]byte{"good.tinyrag": good, "damaged.tinyrag": damaged, "cut.tinyrag": good[:100]})
-	var k Knowledge
-	defer k.Close()
-	errs := k.Sync(ctx, []Source{
-		src("good.tinyrag", good),
-		{URL: "damaged.tinyrag"}, // no hash: the bundle's own checksum still holds
-		src("cut.tinyrag", good),
-		src("missing.tinyrag", good),
+	h.files[next.URL] = damaged
+	errs := k0().Sync(ctx, []Source{
+		good,
+		{URL: next.URL}, // no hash: the manifest's name still holds
+		{URL: "missing/manifest-0123456789abcdef.json"},
 	}, h.fetch)
-	if len(errs) != 3 {
-		t.Fatalf("errors %v, want 3", errs)
+	if len(errs) != 2 || !errors.Is(errs[0], bundle.ErrDamaged) || !strings.Contains(errs[1].Error(), "404") {
+		t.Fatalf("errors %v, want the damaged and the missing bundle", errs)
 	}
-	if !errors.Is(errs[0], bundle.ErrDamaged) || !errors.Is(errs[1], bundle.ErrTruncated) {
-		t.Errorf("errors %v", errs)
-	}
+	var k Knowledge
+	k.Sync(ctx, []Source{good, {URL: next.URL}}, h.fetch)
 	if len(k.Bundles()) != 1 || len(sources(t, Union{Site: &k}, "prune")) != 1 {
 		t.Errorf("the good bundle did not load: %d bundles", len(k.Bundles()))
 	}
 }
 
+func k0() *Knowledge { return &Knowledge{} }
+
 func TestSync_AFailedUpdateKeepsTheOldVersion(t *testing.T) {
-	v1 := build(t, pruning)
-	h := newHost(map[string][]byte{"a.tinyrag": v1})
+	h := newHost()
+	v1 := h.build(t, "a/", pruning)
 	var k Knowledge
-	defer k.Close()
-	k.Sync(ctx, []Source{src("a.tinyrag", v1)}, h.fetch)
-	// The config names a new hash but the host still has the old file.
-	errs := k.Sync(ctx, []Source{{URL: "a.tinyrag", SHA256: "00"}}, h.fetch)
-	if len(errs) != 1 || !errors.Is(errs[0], ErrHashMismatch) {
+	k.Sync(ctx, []Source{v1}, h.fetch)
+	// The config names a new hash but the host still has the old manifest.
+	errs := k.Sync(ctx, []Source{{URL: v1.URL, SHA256: strings.Repeat("0", 64)}}, h.fetch)
+	if len(errs) != 1 || !errors.Is(errs[0], bundle.ErrDamaged) {
 		t.Fatalf("errors %v", errs)
 	}
 	if got := sources(t, Union{Site: &k}, "prune"); len(got) != 1 {
@@ -140,11 +141,33 @@ func TestSync_AFailedUpdateKeepsTheOldVersion(t *testing.T) {
 	}
 }
 
-func TestUnion_SearchesVisitorAndSiteTogetherWithoutMixingTheirStores(t *testing.T) {
-	site := build(t, pruning, storage)
+func TestUnion_ABundleThatCannotAnswerLeavesTheOthersAnswering(t *testing.T) {
+	h := newHost()
+	a, b := h.build(t, "a/", pruning), h.build(t, "b/", storage, grafts)
 	var k Knowledge
-	defer k.Close()
-	k.Sync(ctx, []Source{src("s.tinyrag", site)}, newHost(map[string][]byte{"s.tinyrag": site}).fetch)
+	if errs := k.Sync(ctx, []Source{a, b}, h.fetch); errs != nil {
+		t.Fatal(errs)
+	}
+	// Every term shard of a/ is gone from the host.
+	for name := range h.files {
+		if strings.HasPrefix(name, "a/t/") {
+			delete(h.files, name)
+		}
+	}
+	hits, err := Union{Site: &k}.Search(ctx, "pears winter", knowledge.SearchOptions{K: 5})
+	var p *Partial
+	if !errors.As(err, &p) || !strings.Contains(err.Error(), "404") {
+		t.Fatalf("error %v, want a *Partial naming the missing file", err)
+	}
+	if len(hits) == 0 || hits[0].Source != "guide/storage.html" || !reflect.DeepEqual(hits, p.Hits) {
+		t.Errorf("hits %+v, want the other bundle's", hits)
+	}
+}
+
+func TestUnion_SearchesVisitorAndSiteTogetherWithoutMixingTheirStores(t *testing.T) {
+	h := newHost()
+	var k Knowledge
+	k.Sync(ctx, []Source{h.build(t, "s/", pruning, storage)}, h.fetch)
 	store := knowledge.NewMemStore()
 	visitor, err := knowledge.Open(ctx, knowledge.Config{Store: store})
 	if err != nil {
@@ -155,19 +178,22 @@ func TestUnion_SearchesVisitorAndSiteTogetherWithoutMixingTheirStores(t *testing
 		t.Fatal(err)
 	}
 	u := Union{Visitor: visitor, Site: &k}
-	got := sources(t, u, "apple winter")
-	if len(got) != 2 || got[0] != "notes.txt" || got[1] != "guide/pruning.html" {
-		t.Errorf("fused sources %v", got)
+	hits, err := u.Search(ctx, "apple winter", knowledge.SearchOptions{K: 5})
+	if err != nil || len(hits) != 2 || hits[0].Source != "notes.txt" || hits[1].Source != "guide/pruning.html" {
+		t.Fatalf("fused hits %+v, %v", hits, err)
+	}
+	if hits[0].Site || !hits[1].Site {
+		t.Error("Hit.Site does not tell the site's hit from the visitor's")
 	}
 	ps, err := u.Retrieve(ctx, "pears", 3)
-	if err != nil || len(ps) != 1 || ps[0].Title != "Storage" {
+	if err != nil || len(ps) != 1 || ps[0].Title != "Storage" || !ps[0].Site {
 		t.Errorf("Retrieve = %+v, %v", ps, err)
 	}
 	docs, _ := store.Documents(ctx)
 	if len(docs) != 1 {
 		t.Errorf("the visitor's store holds %d documents, want only the visitor's one", len(docs))
 	}
-	if !k.IsSite(k.Documents()[0].ID) || k.IsSite(docs[0].ID) {
+	if !k.IsSite(hits[1].DocID) || k.IsSite(docs[0].ID) {
 		t.Error("IsSite cannot tell site documents from the visitor's")
 	}
 	if _, err := u.Search(ctx, "", knowledge.SearchOptions{}); !errors.Is(err, knowledge.ErrEmptyQuery) {
