@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"sort"
 	"strings"
 	"time"
 
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/beir"
+	"tinyrag/app/knowledge/bundle"
 	"tinyrag/app/knowledge/rank"
 )
 
@@ -59,6 +61,7 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rrf := fs.Bool("rrf", false, "fuse the best chunk's and the whole document's rankings by reciprocal rank (k 60) instead of adding their scores")
 	formula := fs.String("bm25", "lucene", "BM25 formula: lucene (Robertson's, k1 1.2, b 0.75), anserini (Robertson's, k1 0.9, b 0.4) or bleve (bleve's own)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of indexing and querying to this file")
+	checkBundle := fs.Bool("check-bundle", false, "also write each collection as a site bundle and check that it ranks every query's top 10 exactly as the in-memory index does (default ranking only)")
 	// Flags may follow the directories too.
 	var dirs []string
 	for rest := args; ; rest = fs.Args()[1:] {
@@ -130,6 +133,11 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stdout, "collection:         %s\n", c.name)
 		}
 		printReport(stdout, rep)
+		if *checkBundle {
+			if err := checkBundleRanking(ctx, c, stdout); err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+		}
 		sumNDCG += rep.NDCG10
 		sumRecall += rep.Recall100
 		if *runs != "" {
@@ -147,6 +155,92 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "\nmean over %d collections: nDCG@10 %.4f, Recall@100 %.4f\n", len(cols), sumNDCG/n, sumRecall/n)
 	}
 	return nil
+}
+
+// checkBundleRanking writes a collection as a bundle (in memory) and
+// compares, query by query, its top 10 with the in-memory index's built
+// from the same documents: documents, chunks and scores must be equal.
+// It also reports what each query made the bundle fetch, as a first query
+// of a visit would (the manifest aside).
+func checkBundleRanking(ctx context.Context, c collection, stdout io.Writer) error {
+	set, err := beir.Load(c.corpus, c.queries, c.qrels)
+	if err != nil {
+		return err
+	}
+	kb, err := knowledge.New(knowledge.Config{Yield: func() {}})
+	if err != nil {
+		return err
+	}
+	defer kb.Close()
+	ins := beir.Inputs(set.Corpus)
+	if _, err := kb.AddBatch(ctx, ins, nil); err != nil {
+		return err
+	}
+	out, err := bundle.Write(ctx, ins, bundle.Options{Title: c.name})
+	if err != nil {
+		return err
+	}
+	var fetched, files int
+	fetch := func(_ context.Context, u string) ([]byte, error) {
+		b, ok := out.Files[u]
+		if !ok {
+			return nil, fmt.Errorf("no file %s", u)
+		}
+		fetched += len(b)
+		files++
+		return b, nil
+	}
+	same, total := 0, 0
+	var bytesPer, filesPer []int
+	for _, q := range set.Queries {
+		if _, ok := set.Qrels[q.ID]; !ok {
+			continue
+		}
+		// A fresh index per query: what a first query of a visit fetches.
+		ix, err := bundle.Open(ctx, out.ManifestName, out.SHA256, fetch)
+		if err != nil {
+			return err
+		}
+		fetched, files = 0, 0
+		got, err := ix.Search(ctx, q.Text, knowledge.SearchOptions{K: 10})
+		if err != nil {
+			return err
+		}
+		bytesPer, filesPer = append(bytesPer, fetched), append(filesPer, files)
+		want, err := kb.Search(ctx, q.Text, knowledge.SearchOptions{K: 10})
+		if err != nil {
+			return err
+		}
+		total++
+		if sameHits(got, want) {
+			same++
+		} else {
+			fmt.Fprintf(stdout, "bundle ranking differs for query %s\n", q.ID)
+		}
+	}
+	sort.Ints(bytesPer)
+	sort.Ints(filesPer)
+	fmt.Fprintf(stdout, "bundle ranking:     identical top 10 for %d of %d queries\n", same, total)
+	fmt.Fprintf(stdout, "bundle per query:   p50 %d bytes in %d files, p90 %d bytes (uncompressed, a first query without the manifest)\n",
+		bytesPer[len(bytesPer)/2], filesPer[len(filesPer)/2], bytesPer[len(bytesPer)*9/10])
+	if same != total {
+		return fmt.Errorf("the bundle ranks %d of %d queries differently", total-same, total)
+	}
+	return nil
+}
+
+// sameHits reports whether two result lists name the same chunks with
+// the same scores, in the same order.
+func sameHits(a, b []knowledge.Hit) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ChunkID != b[i].ChunkID || a[i].Score != b[i].Score {
+			return false
+		}
+	}
+	return true
 }
 
 // fusion maps the --rrf flag to a fusion.

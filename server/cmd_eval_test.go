@@ -184,3 +184,15 @@ func TestEval_ScoringFlagsReachTheRanking(t *testing.T) {
 		t.Errorf("the defaults spelled out: top score %s, want %s", got, def)
 	}
 }
+
+func TestEval_CheckBundleComparesTheBundlesRankingQueryByQuery(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := evalMain(context.Background(), append(writeBEIR(t), "--check-bundle"), &out, &errOut); err != nil {
+		t.Fatalf("eval: %v\n%s", err, errOut.String())
+	}
+	for _, want := range []string{"bundle ranking:     identical top 10 for 2 of 2 queries\n", "bundle per query:   p50 "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

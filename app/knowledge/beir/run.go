@@ -33,15 +33,22 @@ type Ranking struct {
 // Index adds the corpus to kb as one import (title, text, corpus id as
 // source) and returns how long it took.
 func Index(ctx context.Context, kb *knowledge.KB, corpus []Doc) (time.Duration, error) {
-	ins := make([]knowledge.Input, len(corpus))
-	for i, d := range corpus {
-		ins[i] = knowledge.Input{Title: d.Title, Source: d.ID, Type: "text", Text: d.Text}
-	}
+	ins := Inputs(corpus)
 	start := time.Now()
 	if _, err := kb.AddBatch(ctx, ins, nil); err != nil {
 		return 0, fmt.Errorf("beir: index corpus: %w", err)
 	}
 	return time.Since(start), nil
+}
+
+// Inputs are the corpus's documents as a knowledge base takes them: title,
+// text, and the corpus id as source.
+func Inputs(corpus []Doc) []knowledge.Input {
+	ins := make([]knowledge.Input, len(corpus))
+	for i, d := range corpus {
+		ins[i] = knowledge.Input{Title: d.Title, Source: d.ID, Type: "text", Text: d.Text}
+	}
+	return ins
 }
 
 // Evaluate runs every query that has judgments against kb, taking the top

@@ -58,8 +58,8 @@ type Manifest struct {
 	Language string    `json:"language"`
 	Created  time.Time `json:"created"`
 	// Docs and Chunks count the bundle's documents and chunks.
-	Docs   int `json:"docs"`
-	Chunks int `json:"chunks"`
+	Docs   int   `json:"docs"`
+	Chunks int   `json:"chunks"`
 	Stats  Stats `json:"stats"`
 	// Common are the terms in more than a tenth of the chunks, which
 	// pseudo-relevance feedback never adds to a query (rank.CommonTerm):
