@@ -156,6 +156,11 @@ var (
 	ErrDamaged = errors.New("bundle file is damaged")
 )
 
+// maxChunks bounds the chunks a bundle may have: a reader allocates
+// figures for every chunk (a few bytes each), so a manifest must not make
+// it allocate without limit. 2^24 chunks is some five million pages.
+const maxChunks = 1 << 24
+
 // nameLen is how many hex digits of a file's SHA-256 name it.
 const nameLen = 16
 
@@ -230,6 +235,9 @@ func (m *Manifest) check() error {
 	bad := func(what string) error { return fmt.Errorf("%w: manifest: %s", ErrDamaged, what) }
 	if m.Docs <= 0 || m.Chunks < m.Docs {
 		return bad("no documents")
+	}
+	if m.Chunks > maxChunks {
+		return bad(fmt.Sprintf("%d chunks, more than a browser holds (%d)", m.Chunks, maxChunks))
 	}
 	for name, sm := range map[string]ShardMap{"terms": m.Terms, "lexicon": m.Lexicon, "suffixes": m.Suffixes} {
 		if len(sm.First) != len(sm.Files) || len(sm.Files) == 0 {
