@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/andybalholm/brotli"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"tinyrag/app/knowledge/beir"
 	"tinyrag/app/knowledge/bundle"
 	"tinyrag/app/knowledge/rank"
+	"tinyrag/server/compress"
 )
 
 func init() {
@@ -61,7 +64,8 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rrf := fs.Bool("rrf", false, "fuse the best chunk's and the whole document's rankings by reciprocal rank (k 60) instead of adding their scores")
 	formula := fs.String("bm25", "lucene", "BM25 formula: lucene (Robertson's, k1 1.2, b 0.75), anserini (Robertson's, k1 0.9, b 0.4) or bleve (bleve's own)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of indexing and querying to this file")
-	checkBundle := fs.Bool("check-bundle", false, "also write each collection as a site bundle and check that it ranks every query's top 10 exactly as the in-memory index does (default ranking only)")
+	checkBundle := fs.Bool("check-bundle", false, "also write each collection as a site bundle, check that it ranks every query's top 10 exactly as the in-memory index does (default ranking only) and print what a query fetches")
+	shardBytes := fs.Int("shard-bytes", bundle.DefaultShardBytes, "with --check-bundle: the bundle's term shard size")
 	// Flags may follow the directories too.
 	var dirs []string
 	for rest := args; ; rest = fs.Args()[1:] {
@@ -134,7 +138,7 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		printReport(stdout, rep)
 		if *checkBundle {
-			if err := checkBundleRanking(ctx, c, stdout); err != nil {
+			if err := checkBundleRanking(ctx, c, *shardBytes, stdout); err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 		}
@@ -160,9 +164,12 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // checkBundleRanking writes a collection as a bundle (in memory) and
 // compares, query by query, its top 10 with the in-memory index's built
 // from the same documents: documents, chunks and scores must be equal.
-// It also reports what each query made the bundle fetch, as a first query
-// of a visit would (the manifest aside).
-func checkBundleRanking(ctx context.Context, c collection, stdout io.Writer) error {
+// It also reports what the bundle's files weigh as a host sends them
+// (brotli at its best, as `tinyrag bundle` writes the .br siblings) and
+// what a query makes the bundle fetch: the first query of a visit (a
+// fresh index per query, the manifest counted apart), and each query of a
+// visit that asks the first twenty queries in turn.
+func checkBundleRanking(ctx context.Context, c collection, shardBytes int, stdout io.Writer) error {
 	set, err := beir.Load(c.corpus, c.queries, c.qrels)
 	if err != nil {
 		return err
@@ -176,9 +183,18 @@ func checkBundleRanking(ctx context.Context, c collection, stdout io.Writer) err
 	if _, err := kb.AddBatch(ctx, ins, nil); err != nil {
 		return err
 	}
-	out, err := bundle.Write(ctx, ins, bundle.Options{Title: c.name})
+	out, err := bundle.Write(ctx, ins, bundle.Options{Title: c.name, ShardBytes: shardBytes})
 	if err != nil {
 		return err
+	}
+	sizes := map[string]int{}
+	brSize := func(name string) int {
+		if n, ok := sizes[name]; ok {
+			return n
+		}
+		_, br, _ := compress.BytesWith(out.Files[name], brotli.WriterOptions{Quality: 11})
+		sizes[name] = min(len(br), len(out.Files[name]))
+		return sizes[name]
 	}
 	var fetched, files int
 	fetch := func(_ context.Context, u string) ([]byte, error) {
@@ -186,17 +202,20 @@ func checkBundleRanking(ctx context.Context, c collection, stdout io.Writer) err
 		if !ok {
 			return nil, fmt.Errorf("no file %s", u)
 		}
-		fetched += len(b)
-		files++
+		if u != out.ManifestName {
+			fetched += brSize(u)
+			files++
+		}
 		return b, nil
 	}
 	same, total := 0, 0
 	var bytesPer, filesPer []int
+	var queries []beir.Query
 	for _, q := range set.Queries {
 		if _, ok := set.Qrels[q.ID]; !ok {
 			continue
 		}
-		// A fresh index per query: what a first query of a visit fetches.
+		queries = append(queries, q)
 		ix, err := bundle.Open(ctx, out.ManifestName, out.SHA256, fetch)
 		if err != nil {
 			return err
@@ -218,15 +237,46 @@ func checkBundleRanking(ctx context.Context, c collection, stdout io.Writer) err
 			fmt.Fprintf(stdout, "bundle ranking differs for query %s\n", q.ID)
 		}
 	}
+	// A visit: one index, the first twenty queries in turn.
+	ix, err := bundle.Open(ctx, out.ManifestName, out.SHA256, fetch)
+	if err != nil {
+		return err
+	}
+	fetched, files = 0, 0
+	visit := queries[:min(20, len(queries))]
+	for _, q := range visit {
+		if _, err := ix.Search(ctx, q.Text, knowledge.SearchOptions{K: 10}); err != nil {
+			return err
+		}
+	}
+	var all int
+	for name := range out.Files {
+		all += brSize(name)
+	}
 	sort.Ints(bytesPer)
 	sort.Ints(filesPer)
+	m := out.Manifest
 	fmt.Fprintf(stdout, "bundle ranking:     identical top 10 for %d of %d queries\n", same, total)
-	fmt.Fprintf(stdout, "bundle per query:   p50 %d bytes in %d files, p90 %d bytes (uncompressed, a first query without the manifest)\n",
+	fmt.Fprintf(stdout, "bundle files:       %d, %.2f MB as brotli (%.2f MB before); manifest %d bytes; %d term shards\n",
+		len(out.Files), float64(all)/1e6, float64(m.Files.Bytes)/1e6, brSize(out.ManifestName), termShards(out))
+	fmt.Fprintf(stdout, "first query:        p50 %d bytes in %d files, p90 %d bytes (brotli, the manifest apart)\n",
 		bytesPer[len(bytesPer)/2], filesPer[len(filesPer)/2], bytesPer[len(bytesPer)*9/10])
+	fmt.Fprintf(stdout, "a visit:            %d queries, %d bytes in %d files, %d bytes per query\n", len(visit), fetched, files, fetched/max(1, len(visit)))
 	if same != total {
 		return fmt.Errorf("the bundle ranks %d of %d queries differently", total-same, total)
 	}
 	return nil
+}
+
+// termShards counts a bundle's term shards.
+func termShards(out *bundle.Output) int {
+	n := 0
+	for name := range out.Files {
+		if strings.HasPrefix(name, "t/") {
+			n++
+		}
+	}
+	return n
 }
 
 // sameHits reports whether two result lists name the same chunks with

@@ -190,7 +190,7 @@ func TestEval_CheckBundleComparesTheBundlesRankingQueryByQuery(t *testing.T) {
 	if err := evalMain(context.Background(), append(writeBEIR(t), "--check-bundle"), &out, &errOut); err != nil {
 		t.Fatalf("eval: %v\n%s", err, errOut.String())
 	}
-	for _, want := range []string{"bundle ranking:     identical top 10 for 2 of 2 queries\n", "bundle per query:   p50 "} {
+	for _, want := range []string{"bundle ranking:     identical top 10 for 2 of 2 queries\n", "first query:        p50 ", "a visit:            2 queries"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
