@@ -13,6 +13,7 @@ import (
 	"runtime/pprof"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"tinyrag/app/knowledge"
@@ -187,6 +188,8 @@ func checkBundleRanking(ctx context.Context, c collection, shardBytes int, stdou
 	if err != nil {
 		return err
 	}
+	// The bundle fetches a query's files at once: count under a lock.
+	var mu sync.Mutex
 	sizes := map[string]int{}
 	brSize := func(name string) int {
 		if n, ok := sizes[name]; ok {
@@ -202,6 +205,8 @@ func checkBundleRanking(ctx context.Context, c collection, shardBytes int, stdou
 		if !ok {
 			return nil, fmt.Errorf("no file %s", u)
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		if u != out.ManifestName {
 			fetched += brSize(u)
 			files++
