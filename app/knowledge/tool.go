@@ -73,8 +73,14 @@ func NewTool(r tool.Retriever) tool.Tool {
 			if errors.Is(err, ErrEmptyQuery) {
 				return tool.Result{}, errors.New("rag_knowledge: the query is empty; put search words inside <query>")
 			}
-			if err != nil {
+			if err != nil && len(ps) == 0 {
 				return tool.Result{}, fmt.Errorf("rag_knowledge: %w", err)
+			}
+			// A search that found passages but could not read every part of
+			// the knowledge base says so with them.
+			var note string
+			if err != nil {
+				note = "\n\n(Not searched: " + err.Error() + ")"
 			}
 			if len(ps) == 0 {
 				return tool.Result{Content: "No passage in the knowledge base matches " + strconv.Quote(q) + ".", Source: "knowledge base"}, nil
@@ -83,7 +89,7 @@ func NewTool(r tool.Retriever) tool.Tool {
 			for i, p := range ps {
 				cites[i] = Citation(p)
 			}
-			return tool.Result{Content: FormatPassages(ps), Source: strings.Join(cites, ", ")}, nil
+			return tool.Result{Content: FormatPassages(ps) + note, Source: strings.Join(cites, ", ")}, nil
 		},
 	}
 }

@@ -1,6 +1,8 @@
 package knowledge
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -48,5 +50,39 @@ func TestRetrieve_ImplementsRetriever(t *testing.T) {
 	ps, err := r.Retrieve(ctx, "warranty", 3)
 	if err != nil || len(ps) != 1 || ps[0].Source != "policy/warranty.md" || ps[0].ChunkID == "" || ps[0].Score <= 0 {
 		t.Fatalf("got %+v, %v", ps, err)
+	}
+}
+
+// partial is a retriever that could read only part of its knowledge.
+type partial struct {
+	ps  []tool.Passage
+	err error
+}
+
+func (p partial) Retrieve(context.Context, string, int) ([]tool.Passage, error) { return p.ps, p.err }
+
+func TestTool_APartialSearchGivesItsPassagesAndSaysWhatWasNotSearched(t *testing.T) {
+	gone := errors.New("site knowledge bundles/docs: t/0123456789abcdef.bin: HTTP 404")
+	tests := []struct {
+		name    string
+		r       partial
+		content string // what the result must contain; "" for an error
+	}{
+		{"passages and an error", partial{[]tool.Passage{{ChunkID: "a#0", Title: "A", Source: "a.md", Text: "apples"}}, gone}, "(Not searched: " + gone.Error() + ")"},
+		{"an error alone", partial{nil, gone}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := NewTool(tt.r).Run(ctx, "apples")
+			if tt.content == "" {
+				if err == nil || !strings.Contains(err.Error(), "HTTP 404") {
+					t.Fatalf("err %v, want the search's error", err)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(res.Content, "apples") || !strings.Contains(res.Content, tt.content) {
+				t.Fatalf("content %q, err %v", res.Content, err)
+			}
+		})
 	}
 }

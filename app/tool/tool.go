@@ -153,7 +153,10 @@ type Passage struct {
 
 // Retriever finds the passages that best match a query. The knowledge base
 // implements it; the engine uses it to put context into the system prompt
-// and the UI to answer from the knowledge base when no LLM is reachable.
+// and the UI to answer from the knowledge base when no LLM is reachable. A
+// search that could read only part of the knowledge (a site's bundle
+// unreachable) returns the passages it found together with an error
+// saying what was not searched.
 type Retriever interface {
 	Retrieve(ctx context.Context, query string, k int) ([]Passage, error)
 }

@@ -127,6 +127,9 @@ type Controller struct {
 	cancel    context.CancelFunc
 	askSeq    int
 	threadDue bool // a throttled thread publication is scheduled
+	// siteRefreshed is when a missing bundle file last made the site's
+	// config be read again (siteGone).
+	siteRefreshed time.Time
 	// queued is a question sent before the app was ready (the stores
 	// open, the model checked); it is asked then.
 	queued    string
@@ -269,7 +272,7 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 	})
 
 	rt := &Runtime{NanoGo: c.deps.NanoGo, Origin: c.deps.Origin, HTTP: c.deps.HTTP, Online: c.deps.Online,
-		Bundles: c.deps.Bundles, Site: &site.Knowledge{}}
+		Bundles: c.deps.Bundles, Site: &site.Knowledge{}, SiteGone: c.siteGone}
 	warn := ""
 	cfg := knowledge.Config{}
 	if c.deps.OpenKnowledge != nil {
@@ -513,6 +516,20 @@ func (c *Controller) scheduleRecheckLocked() {
 			c.CheckModel()
 		}
 	})
+}
+
+// siteGone reads the site's config again when a bundle's file is gone
+// from the host, at most once a minute: the site was republished.
+func (c *Controller) siteGone() {
+	c.mu.Lock()
+	due := c.now().Sub(c.siteRefreshed) > time.Minute
+	if due {
+		c.siteRefreshed = c.now()
+	}
+	c.mu.Unlock()
+	if due {
+		c.RefreshSite()
+	}
 }
 
 // RefreshSite reads the site's config again and swaps the bundles that

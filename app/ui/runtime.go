@@ -41,6 +41,9 @@ type Runtime struct {
 	// siteCfg is the site's tinyrag.json (SiteConfig); it arrives after
 	// the app is ready, so it is read and written atomically.
 	siteCfg atomic.Pointer[siteconfig.Config]
+	// SiteGone is called when a file of a bundle is gone from the host:
+	// the site published new knowledge, and the config is read again.
+	SiteGone func()
 	// Bundles, when set, limits the site's bundles to these (URLs,
 	// manifest file names or bundle folder names): an embedding page may
 	// offer only some of them.
@@ -153,8 +156,8 @@ func (rt *Runtime) Citations(ctx context.Context, question string, m *chats.Mess
 	seen := map[string]bool{}
 	add := func(q string, k int) {
 		ps, err := rt.Retriever().Retrieve(ctx, q, k)
-		if err != nil {
-			return
+		if err != nil && len(ps) == 0 {
+			return // a partial search still cites what it found
 		}
 		for _, p := range ps {
 			if !seen[p.ChunkID] {

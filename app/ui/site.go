@@ -95,7 +95,17 @@ func (rt *Runtime) syncBundles(ctx context.Context, srcs []site.Source) []string
 		rt.Site = &site.Knowledge{}
 	}
 	fetch := func(ctx context.Context, u string) ([]byte, error) {
-		b, _, err := siteGet(ctx, rt.HTTP, u, maxBundleFile)
+		b, status, err := siteGet(ctx, rt.HTTP, u, maxBundleFile)
+		switch {
+		case err == nil:
+		case rt.Online != nil && !rt.Online():
+			err = fmt.Errorf("you are offline, and this part of the site's knowledge is not stored on this device yet (%w)", err)
+		case status == http.StatusNotFound && rt.SiteGone != nil:
+			// Files are named by their content: one that is gone belongs
+			// to an older version of the site's knowledge.
+			rt.SiteGone()
+			err = fmt.Errorf("the site has published new knowledge since this page opened it; it is being reloaded, ask again in a moment (%w)", err)
+		}
 		return b, err
 	}
 	var warns []string

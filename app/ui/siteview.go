@@ -27,7 +27,8 @@ func (k *KnowledgePanel) renderSiteKnowledge() app.UI {
 	if k.kn.SiteLoading {
 		status = append(status, app.P().Class("site-status").Attr("data-site", "loading").Text(T(l, "site_loading")))
 	} else if len(bundles) > 0 {
-		status = append(status, app.P().Class("site-status").Attr("data-site", "ready").Text(T(l, "site_ready")))
+		status = append(status, app.P().Class("site-status").Attr("data-site", "ready").Text(T(l, "site_ready")),
+			&SiteOffline{Lang: l})
 	}
 	for _, e := range k.kn.SiteErrs {
 		status = append(status, app.P().Class("form-error").Attr("data-site", "failed").Text(e))

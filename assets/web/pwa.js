@@ -12,13 +12,17 @@
 //   they would compete with app.wasm on a slow first visit.
 //   tinyragPWA.offlineReady turns true when all of it is stored;
 //   offlineError says what is missing otherwise (retried when the
-//   network comes back);
+//   network comes back); while the site's knowledge is stored in the
+//   background, tinyragPWA.site says how far it is (and onSite(fn) hears
+//   every change): {state: storing | done | none | save-data | quota |
+//   error | unsupported, stored, total, error};
 // - checks for a new version when the network comes back, when the page
 //   becomes visible, and every hour.
 'use strict';
 
 (() => {
   const listeners = [];
+  const siteListeners = [];
   let appStarted;
   const started = new Promise((resolve) => { appStarted = resolve; });
   const pwa = {
@@ -35,6 +39,18 @@
       listeners.push(fn);
       if (pwa.updateReady) fn();
     },
+    // site is the background download of the site's knowledge (see above).
+    site: null,
+    // onSite calls fn with every new state of that download (at once with
+    // the current one) and returns a function that stops it.
+    onSite(fn) {
+      siteListeners.push(fn);
+      if (pwa.site) fn(pwa.site);
+      return () => {
+        const i = siteListeners.indexOf(fn);
+        if (i >= 0) siteListeners.splice(i, 1);
+      };
+    },
     // apply switches to the waiting version; the page reloads when the
     // worker has taken over.
     apply() {
@@ -44,7 +60,14 @@
     },
   };
   window.tinyragPWA = pwa;
+  const siteState = (st) => {
+    pwa.site = st;
+    for (const fn of siteListeners) {
+      try { fn(st); } catch (err) { console.error(err); }
+    }
+  };
   if (!('serviceWorker' in navigator)) {
+    siteState({ state: 'unsupported' });
     return;
   }
   const shellReady = () => !!document.querySelector('#shell[data-ready="true"]');
@@ -60,6 +83,11 @@
     mo.observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'] });
   }
   const sw = navigator.serviceWorker;
+  sw.addEventListener('message', (e) => {
+    if (e.data && e.data.type === 'tinyrag:site-offline') siteState(e.data);
+  });
+  // Messages from the worker wait until the page says it listens.
+  sw.startMessages();
   let waiting = null;
   let controlled = !!sw.controller;
   let reloading = false;
@@ -113,6 +141,7 @@
         pwa.offlineError = errors.join('; ');
         if (errors.length) console.warn('tinyRAG: not everything is stored for offline use yet:', pwa.offlineError);
       };
+      reg.active.postMessage({ type: 'tinyrag:site-status' });
       reg.active.postMessage({ type: 'tinyrag:app-ready' }, [ch.port2]);
     };
     started.then(store);

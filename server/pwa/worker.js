@@ -10,16 +10,18 @@
 //   page's own download of app.wasm.
 // - app ready: when a page says its app has started
 //   ({type: "tinyrag:app-ready"}), the later files are fetched, checked
-//   and stored like the rest, and so is the site's data (tinyrag.json and
-//   the bundles it names, see storeSite). A later file the page asks for
-//   before that is checked and stored on its way to the page.
+//   and stored like the rest, and then the site's knowledge, in the
+//   background (tinyrag.json and every file of the bundles it names, see
+//   storeSite). A later file the page asks for before that is checked and
+//   stored on its way to the page.
 // - no skipWaiting at install: a new version waits until the page posts
 //   {type: "tinyrag:skip-waiting"} (the user clicked Reload).
 // - activate: older versions' caches are deleted, only now.
 // - fetch: files of this version come from this version's cache only;
 //   tinyrag.json from the network, or without one the last stored config
-//   whose bundles are all stored too; bundles from the site cache; api/
-//   is never cached; anything else goes to the network.
+//   whose bundles are all stored too; a bundle's files (each named by its
+//   content) from the site cache, or from the network and then kept
+//   there; api/ is never cached; anything else goes to the network.
 'use strict';
 
 const VERSION = {{VERSION}};
@@ -130,7 +132,8 @@ function completeStore() {
       try {
         await storeSite();
       } catch (err) {
-        errors.push('site data: ' + err.message);
+        errors.push('site knowledge: ' + err.message);
+        await report({ state: 'error', error: err.message, stored: siteStatus && siteStatus.stored, total: siteStatus && siteStatus.total }, true);
       }
       return errors;
     })().catch((err) => [err.message]); // storage itself refused
@@ -139,13 +142,82 @@ function completeStore() {
   return completing;
 }
 
-// storeSite keeps the site's tinyrag.json and the bundles it names for
-// offline use, in SITE_CACHE. A config is stored only once every bundle it
-// names is: offline, the app starts with the last complete config, never
-// with one naming a bundle it cannot load; bundles the stored config no
-// longer names are dropped then. Right after the page read them these
-// requests are answered by the HTTP cache (or revalidated), not downloaded
-// again.
+// A bundle's files are named by their content (app/knowledge/bundle):
+// manifest-<hash>.json, and <kind>/<hash>.<ext>. Such a URL names one
+// content for good.
+const BUNDLE_FILE = /\/(manifest-([0-9a-f]{16})\.json|[a-z]\/([0-9a-f]{16})\.(bin|json|txt))$/;
+
+// bundleFile answers one of a bundle's files: from the site cache when it
+// is stored, else from the network, and keeps it there (the files a query
+// fetched serve it again offline). A page's requests for bundle files
+// hold the background download back (idle).
+let foreground = 0;
+let waking = [];
+async function bundleFile(req) {
+  const site = await caches.open(SITE_CACHE);
+  const hit = await site.match(req.url);
+  if (hit) {
+    return hit;
+  }
+  foreground++;
+  try {
+    const resp = await fetch(req);
+    if (resp.ok) {
+      // Full storage only means it is not kept.
+      site.put(req.url, resp.clone()).catch(() => {});
+    }
+    return resp;
+  } finally {
+    foreground--;
+    if (foreground === 0) {
+      const w = waking;
+      waking = [];
+      w.forEach((f) => f());
+    }
+  }
+}
+
+// idle resolves when no page is fetching a bundle file: the background
+// download never competes with a query.
+function idle() {
+  return foreground === 0 ? Promise.resolve() : new Promise((resolve) => waking.push(resolve));
+}
+
+// siteStatus is the background download's last state, sent to every page
+// as {type: "tinyrag:site-offline", …} (assets/web/pwa.js):
+// state: storing | done | none (no site knowledge) | save-data | quota |
+// error; stored and total count files; error says what went wrong.
+let siteStatus = null;
+let lastSent = 0;
+async function report(status, force) {
+  siteStatus = Object.assign({ type: 'tinyrag:site-offline' }, status);
+  const now = Date.now();
+  if (!force && now - lastSent < 500) {
+    return;
+  }
+  lastSent = now;
+  for (const c of await self.clients.matchAll({ type: 'window', includeUncontrolled: true })) {
+    c.postMessage(siteStatus);
+  }
+}
+
+// saveData says the visitor's browser asks sites to save data.
+function saveData() {
+  const c = self.navigator && self.navigator.connection;
+  return !!(c && c.saveData);
+}
+
+// storeSite keeps the site's knowledge for offline use in SITE_CACHE:
+// tinyrag.json and every file of every bundle it names (a bundle lists
+// them in its l/<hash>.txt). Files stored already — those the visitor's
+// queries fetched, and those a republished site did not change — are not
+// fetched again. It respects the visitor's line: nothing while the
+// browser asks to save data, nothing past the storage quota the browser
+// grants, and one file at a time, at low priority, while no page is
+// fetching a bundle file. Each file is checked against its name. A config
+// is stored once every file of its bundles is, so offline the app starts
+// with the last complete one; the files no bundle of it names are dropped
+// then.
 async function storeSite() {
   const resp = await fetch(CONFIG, { credentials: 'same-origin' });
   const site = await caches.open(SITE_CACHE);
@@ -153,35 +225,102 @@ async function storeSite() {
     for (const req of await site.keys()) {
       await site.delete(req);
     }
+    await report({ state: 'none' }, true);
     return;
   }
   if (!resp.ok) {
     throw new Error(CONFIG + ': HTTP ' + resp.status);
   }
-  const urls = bundleURLs(await resp.clone().text());
-  for (const u of urls) {
-    // A URL with a query (bundles/x?v=<hash>) names one content: a stored
-    // copy is that content. One without is stored again each time.
-    if (new URL(u).search !== '' && await site.match(u, { ignoreVary: true })) {
+  const stored = new Set((await site.keys()).map((r) => r.url));
+  const want = [];
+  let bytes = 0;
+  for (const m of bundleURLs(await resp.clone().text())) {
+    const man = await (await storedOrFetched(site, stored, m)).json();
+    if (!man || !man.files || typeof man.files.file !== 'string') {
+      throw new Error(m + ' is not a bundle manifest');
+    }
+    const list = new URL(man.files.file, m).href;
+    const names = (await (await storedOrFetched(site, stored, list)).text()).split('\n').filter(Boolean);
+    want.push(m, list, ...names.map((n) => new URL(n, m).href));
+    bytes += man.files.bytes || 0;
+  }
+  const missing = want.filter((u) => !stored.has(u));
+  let done = want.length - missing.length;
+  if (missing.length > 0) {
+    if (saveData()) {
+      await report({ state: 'save-data', stored: done, total: want.length }, true);
+      return;
+    }
+    const need = Math.round(bytes * missing.length / Math.max(1, want.length));
+    if (navigator.storage && navigator.storage.estimate) {
+      const { usage, quota } = await navigator.storage.estimate();
+      if (quota && usage + need > quota * 0.9) {
+        await report({ state: 'quota', stored: done, total: want.length, need, usage, quota }, true);
+        return;
+      }
+    }
+  }
+  await report({ state: 'storing', stored: done, total: want.length }, true);
+  for (const u of missing) {
+    await idle();
+    if (saveData()) {
+      await report({ state: 'save-data', stored: done, total: want.length }, true);
+      return;
+    }
+    if (await site.match(u)) { // a query fetched it meanwhile
+      done++;
       continue;
     }
-    const b = await fetch(u, { credentials: 'same-origin' });
-    if (!b.ok) {
-      throw new Error(u + ': HTTP ' + b.status);
+    const r = await fetch(u, { credentials: 'same-origin', priority: 'low' });
+    if (!r.ok) {
+      throw new Error(u + ': HTTP ' + r.status);
     }
-    await site.put(u, b);
+    const body = await r.arrayBuffer();
+    const name = BUNDLE_FILE.exec(new URL(u).pathname);
+    if (!name || hex(await crypto.subtle.digest('SHA-256', body)).slice(0, 16) !== (name[2] || name[3])) {
+      throw new Error(u + ' is damaged: its content is not what its name says');
+    }
+    try {
+      await site.put(u, new Response(body, { headers: { 'Content-Type': r.headers.get('Content-Type') || 'application/octet-stream' } }));
+    } catch (err) {
+      if (err && err.name === 'QuotaExceededError') {
+        await report({ state: 'quota', stored: done, total: want.length }, true);
+        return;
+      }
+      throw err;
+    }
+    done++;
+    await report({ state: 'storing', stored: done, total: want.length });
   }
   await site.put(CONFIG, resp);
-  const keep = new Set([CONFIG, ...urls]);
+  const keep = new Set([CONFIG, ...want]);
   for (const req of await site.keys()) {
     if (!keep.has(req.url)) {
       await site.delete(req);
     }
   }
+  await report({ state: 'done', stored: want.length, total: want.length }, true);
 }
 
-// bundleURLs lists the bundles a site config names that lie inside this
-// worker's scope (only those can be answered from here offline).
+// storedOrFetched answers a content-named file from the site cache, or
+// fetches and stores it.
+async function storedOrFetched(site, stored, u) {
+  const hit = stored.has(u) && await site.match(u);
+  if (hit) {
+    return hit;
+  }
+  const r = await fetch(u, { credentials: 'same-origin' });
+  if (!r.ok) {
+    throw new Error(u + ': HTTP ' + r.status);
+  }
+  await site.put(u, r.clone());
+  stored.add(u);
+  return r;
+}
+
+// bundleURLs lists the bundle manifests a site config names that lie
+// inside this worker's scope (only those can be answered from here
+// offline).
 function bundleURLs(text) {
   let cfg;
   try {
@@ -196,7 +335,7 @@ function bundleURLs(text) {
     }
     const u = new URL(b.url, CONFIG);
     u.hash = '';
-    if (u.origin === scope.origin && u.pathname.startsWith(scope.pathname)) {
+    if (u.origin === scope.origin && u.pathname.startsWith(scope.pathname) && BUNDLE_FILE.test(u.pathname)) {
       out.push(u.href);
     }
   }
@@ -227,6 +366,12 @@ self.addEventListener('message', (event) => {
       // served from here; only a page of this very version may be.
       if (msg.version === VERSION) {
         event.waitUntil(self.clients.claim());
+      }
+      break;
+    case 'tinyrag:site-status':
+      // A page that started while the download ran asks where it is.
+      if (siteStatus && event.source) {
+        event.source.postMessage(siteStatus);
       }
       break;
     case 'tinyrag:version':
@@ -268,7 +413,11 @@ self.addEventListener('fetch', (event) => {
     return;
   }
   url.hash = '';
-  if (precached.has(url.href)) { // e.g. bundles/x?v=SUM, stored with its query
+  if (url.search === '' && BUNDLE_FILE.test(url.pathname)) {
+    event.respondWith(bundleFile(req));
+    return;
+  }
+  if (precached.has(url.href)) {
     event.respondWith(fromCache(url.href, req));
     return;
   }
@@ -314,20 +463,16 @@ async function siteConfig(req) {
   }
 }
 
-// fromSite answers a stored bundle: at once when its URL names its
-// content (a query, as bundles/x?v=<hash>), else only without a network.
-// Any other request goes to the network.
+// fromSite answers a stored copy of anything else under the scope only
+// without a network.
 async function fromSite(key, req) {
-  const hit = await (await caches.open(SITE_CACHE)).match(key, { ignoreVary: true });
-  if (!hit) {
-    return fetch(req);
-  }
-  if (new URL(key).search !== '') {
-    return hit;
-  }
   try {
     return await fetch(req);
   } catch (err) {
-    return hit;
+    const hit = await (await caches.open(SITE_CACHE)).match(key, { ignoreVary: true });
+    if (hit) {
+      return hit;
+    }
+    throw err;
   }
 }
