@@ -1,0 +1,223 @@
+package e2e
+
+import (
+	"encoding/json"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// anywherePath is where the tests copy a static site built without
+// --base: a folder it was not built for.
+const anywherePath = "/any/deep/path/"
+
+// plainHost is a static host that knows nothing of tinyRAG: Go's file
+// server over one folder, with the Content-Type taken from the file's
+// extension alone, as nginx, S3 and Python's http.server do (for a file
+// without a known extension they send application/octet-stream, where
+// Go's server alone would guess from the bytes). No headers of ours, no
+// .br/.gz negotiation. It remembers every path it answered 404.
+type plainHost struct {
+	*httptest.Server
+	mu       sync.Mutex
+	missing  []string
+	requests []string
+}
+
+func newPlainHost(t *testing.T, root string) *plainHost {
+	t.Helper()
+	h := &plainHost{}
+	files := http.FileServer(http.Dir(root))
+	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			ct := mime.TypeByExtension(path.Ext(r.URL.Path))
+			if ct == "" {
+				ct = "application/octet-stream"
+			}
+			w.Header().Set("Content-Type", ct)
+		}
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		files.ServeHTTP(rec, r)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.requests = append(h.requests, r.URL.Path)
+		if rec.status == http.StatusNotFound {
+			h.missing = append(h.missing, r.URL.Path)
+		}
+	}))
+	t.Cleanup(h.Close)
+	return h
+}
+
+// notFound lists the paths the host answered 404.
+func (h *plainHost) notFound() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.missing...)
+}
+
+// outside lists the requested paths that are not under any of prefixes.
+func (h *plainHost) outside(prefixes ...string) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+next:
+	for _, p := range h.requests {
+		for _, pre := range prefixes {
+			if strings.HasPrefix(p, pre) {
+				continue next
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// siteAnywhere builds the orchard pages into a bundle (cited under
+// /docs/), the app with `tinyrag static` and no --base (plus extra
+// flags), copies the app into anywherePath and the pages into /docs/ of
+// one folder, and serves that folder with a plainHost.
+func siteAnywhere(t *testing.T, extra ...string) *plainHost {
+	t.Helper()
+	tmp := t.TempDir()
+	pages := filepath.Join(tmp, "pages")
+	os.MkdirAll(pages, 0o755)
+	for name, body := range orchardPages {
+		if err := os.WriteFile(filepath.Join(pages, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bundleFile := filepath.Join(tmp, "orchard.tinyrag")
+	run(t, binPath, "bundle", "-o", bundleFile, "-title", "Orchard handbook", "-prefix", "/docs/", pages)
+	out := filepath.Join(tmp, "build")
+	run(t, binPath, append([]string{"static", "-o", out, "--bundle", bundleFile}, extra...)...)
+
+	root := filepath.Join(tmp, "www")
+	for src, dst := range map[string]string{out: anywherePath, pages: "/docs/"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, filepath.FromSlash(dst))), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.CopyFS(filepath.Join(root, filepath.FromSlash(dst)), os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return newPlainHost(t, root)
+}
+
+// A site built without --base and copied into a folder it knows nothing
+// of, on a host that knows nothing of tinyRAG: on the first visit it
+// loads, answers from its bundle through the site's model with a
+// citation linking to the page where the bundle's --prefix puts it, and
+// keeps its service worker and manifest in that folder; after that visit
+// it starts and answers offline.
+func TestStaticSite_BuiltWithoutBaseWorksFromAnyFolderOnAPlainHostAndOffline(t *testing.T) {
+	llm := newScriptedLLM(t, siteScripts())
+	direct := httptest.NewServer(withCORS(llm.Config.Handler))
+	t.Cleanup(direct.Close)
+	site := siteAnywhere(t, "--llm-url", direct.URL+"/v1")
+	app := site.URL + anywherePath
+
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, app)
+	if st := eval[string](t, b, `document.getElementById("shell").dataset.llm`); st != "ok" {
+		t.Fatalf("model state %q: %s", st, eval[string](t, b, `(document.getElementById("llm-explain")||{}).innerText||""`))
+	}
+	ask(t, b, "[site] When should I prune?")
+	waitJS(t, b, 30*time.Second, "answer with citation", `document.querySelector(".msg.assistant .citation") && `+lastAnswer+`.includes("late winter")`)
+	b.do(t, 5*time.Second, "open citation", chromedp.Click(chromedp.CSS(".msg.assistant .citation")))
+	waitJS(t, b, 5*time.Second, "citation links to the page", `document.getElementById("cite-link")`)
+	if href := eval[string](t, b, `document.getElementById("cite-link").href`); href != site.URL+"/docs/pruning.html" {
+		t.Errorf("citation links to %q, want %q", href, site.URL+"/docs/pruning.html")
+	}
+	b.screenshot(t, "static-anywhere-cited")
+
+	// The worker and the manifest keep to the folder the site was copied
+	// into.
+	waitWorker(t, b)
+	if scope := eval[string](t, b, `navigator.serviceWorker.getRegistration().then((r) => r ? r.scope : "")`); scope != app {
+		t.Errorf("service worker scope %q, want %q", scope, app)
+	}
+	if m := checkInstallable(t, b); m.Scope != app || m.StartURL != app {
+		t.Errorf("manifest scope %q, start_url %q; want both %q", m.Scope, m.StartURL, app)
+	}
+	if p := b.Problems(); len(p) > 0 {
+		t.Errorf("browser reported problems:\n%v", p)
+	}
+	if nf := site.notFound(); len(nf) > 0 {
+		t.Errorf("the host answered 404 for %q", nf)
+	}
+	if out := site.outside(anywherePath); len(out) > 0 {
+		t.Errorf("the app requested files outside its folder: %q", out)
+	}
+
+	// Offline, the worker starts the app from its folder; the model is out
+	// of reach, and the bundle answers with its citation.
+	setNetwork(t, b, true, 0, 0)
+	openApp(t, b, app)
+	if got := eval[string](t, b, `document.getElementById("shell").dataset.net`); got != "offline" {
+		t.Errorf("data-net = %q with the network off, want offline", got)
+	}
+	ask(t, b, "When should I prune the apple trees?")
+	waitJS(t, b, 30*time.Second, "answered from the bundle offline", lastAnswer+`.includes("dormant")`)
+	b.do(t, 5*time.Second, "open the offline citation", chromedp.Click(chromedp.CSS(".msg.assistant:last-of-type .citation")))
+	waitJS(t, b, 5*time.Second, "citation links to the page", `document.getElementById("cite-link")`)
+	if href := eval[string](t, b, `document.getElementById("cite-link").href`); href != site.URL+"/docs/pruning.html" {
+		t.Errorf("offline citation links to %q, want %q", href, site.URL+"/docs/pruning.html")
+	}
+	b.screenshot(t, "static-anywhere-offline")
+}
+
+// The embed of a site built without --base, on a plain host: a host page
+// of another origin frames the site's embed.html (served as HTML by its
+// extension alone), the panel says ready and the host's question gets
+// the site's cited answer.
+func TestEmbed_StaticSiteBuiltWithoutBaseOnAPlainHostAnswersAnotherOrigin(t *testing.T) {
+	llm := newScriptedLLM(t, siteScripts())
+	direct := httptest.NewServer(withCORS(llm.Config.Handler))
+	t.Cleanup(direct.Close)
+	host := newOrigin(t)
+	site := siteAnywhere(t, "--llm-url", direct.URL+"/v1", "--embed-origins", host.URL, "--embed-host-submit")
+	app := strings.TrimSuffix(site.URL+anywherePath, "/")
+	host.set("/", hostPage(app, "Host", ""))
+
+	b := newBrowser(t, 1280, 800)
+	reqs := watchRequests(t, b)
+	openHost(t, b, host.URL+"/")
+	eval[bool](t, b, recordHostMessages)
+	eval[bool](t, b, `(tinyRAG.ask("[site] When should I prune?"), true)`)
+	waitJS(t, b, 90*time.Second, "the host receives the answer", `window.__got.answers.length > 0`)
+	var got struct {
+		Ready   int
+		Answers []struct {
+			Answer    string
+			Citations []struct{ Title, Source string }
+		}
+		Errors []string
+	}
+	if err := json.Unmarshal([]byte(eval[string](t, b, `JSON.stringify(window.__got)`)), &got); err != nil {
+		t.Fatal(err)
+	}
+	a := got.Answers[0]
+	if got.Ready != 1 || len(got.Errors) > 0 || !strings.Contains(a.Answer, "late winter") {
+		t.Errorf("ready %d times, errors %q, answer %q; want ready once, no errors, the model's answer", got.Ready, got.Errors, a.Answer)
+	}
+	if len(a.Citations) == 0 || a.Citations[0].Title != "Winter pruning" || a.Citations[0].Source != "/docs/pruning.html" {
+		t.Errorf("citations %+v, want the pruning page at /docs/pruning.html", a.Citations)
+	}
+	if frames := reqs.matching(app + "/embed.html?"); len(frames) != 1 {
+		t.Errorf("the panel's page was requested as %q, want once, at %s/embed.html", frames, app)
+	}
+	if nf := site.notFound(); len(nf) > 0 {
+		t.Errorf("the host answered 404 for %q", nf)
+	}
+	b.screenshot(t, "embed-static-anywhere")
+}
