@@ -121,13 +121,23 @@ func buildPWA(assets *staticAssets, res app.ResourceResolver, release string, fi
 	}
 	static = append(static, pwa.NewAsset("manifest.webmanifest", manifest))
 
-	placeholderFiles, placeholderPage, placeholder, err := renderGenerated(appHandler(res, "version", nil), finishPage)
+	// go-app's loader shows how much of app.wasm it has handed to the
+	// compiler, bytes as decoded; by the Content-Length of a compressed
+	// response it would count far past 100 %.
+	wasmLen := ""
+	if f := assets.files["/web/app.wasm"]; f != nil {
+		wasmLen = strconv.Itoa(len(f.raw))
+	}
+	placeholderHandler := appHandler(res, "version", nil)
+	placeholderHandler.WasmContentLength = wasmLen
+	placeholderFiles, placeholderPage, placeholder, err := renderGenerated(placeholderHandler, finishPage)
 	if err != nil {
 		return nil, err
 	}
 	placeholderFiles["/"] = placeholderPage
 	version := pwa.Version(append(stable(placeholder, placeholderFiles), static...), release)
 	h := appHandler(res, version, nil)
+	h.WasmContentLength = wasmLen
 	generated, page, sums, err := renderGenerated(h, finishPage)
 	if err != nil {
 		return nil, err
