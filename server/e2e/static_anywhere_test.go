@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"mime"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -25,12 +28,23 @@ const anywherePath = "/any/deep/path/"
 // extension alone, as nginx, S3 and Python's http.server do (for a file
 // without a known extension they send application/octet-stream, where
 // Go's server alone would guess from the bytes). No headers of ours, no
-// .br/.gz negotiation. It remembers every path it answered 404.
+// .br/.gz negotiation. It remembers every path it answered 404, and can
+// go away (every connection closed unanswered, as an unreachable host).
 type plainHost struct {
 	*httptest.Server
 	mu       sync.Mutex
 	missing  []string
 	requests []string
+	gone     bool
+}
+
+// goAway makes the host unreachable from now on. DevTools' offline mode
+// covers the page, not the fetches its service worker makes; with the
+// host gone, whatever the worker does not have stored fails, as offline.
+func (h *plainHost) goAway() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.gone = true
 }
 
 func newPlainHost(t *testing.T, root string) *plainHost {
@@ -38,6 +52,15 @@ func newPlainHost(t *testing.T, root string) *plainHost {
 	h := &plainHost{}
 	files := http.FileServer(http.Dir(root))
 	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		gone := h.gone
+		h.mu.Unlock()
+		if gone {
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				conn.Close()
+			}
+			return
+		}
 		if !strings.HasSuffix(r.URL.Path, "/") {
 			ct := mime.TypeByExtension(path.Ext(r.URL.Path))
 			if ct == "" {
@@ -88,6 +111,13 @@ next:
 // one folder, and serves that folder with a plainHost.
 func siteAnywhere(t *testing.T, extra ...string) *plainHost {
 	t.Helper()
+	return siteInFolders(t, []string{anywherePath}, extra...)
+}
+
+// siteInFolders is siteAnywhere with a copy of the app in each of
+// folders.
+func siteInFolders(t *testing.T, folders []string, extra ...string) *plainHost {
+	t.Helper()
 	tmp := t.TempDir()
 	pages := filepath.Join(tmp, "pages")
 	os.MkdirAll(pages, 0o755)
@@ -102,13 +132,18 @@ func siteAnywhere(t *testing.T, extra ...string) *plainHost {
 	run(t, binPath, append([]string{"static", "-o", out, "--bundle", bundleFile}, extra...)...)
 
 	root := filepath.Join(tmp, "www")
-	for src, dst := range map[string]string{out: anywherePath, pages: "/docs/"} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, filepath.FromSlash(dst))), 0o755); err != nil {
+	copyTo := func(src, folder string) {
+		dst := filepath.Join(root, filepath.FromSlash(folder))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.CopyFS(filepath.Join(root, filepath.FromSlash(dst)), os.DirFS(src)); err != nil {
+		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 			t.Fatal(err)
 		}
+	}
+	copyTo(pages, "/docs/")
+	for _, f := range folders {
+		copyTo(out, f)
 	}
 	return newPlainHost(t, root)
 }
@@ -161,7 +196,9 @@ func TestStaticSite_BuiltWithoutBaseWorksFromAnyFolderOnAPlainHostAndOffline(t *
 
 	// Offline, the worker starts the app from its folder; the model is out
 	// of reach, and the bundle answers with its citation.
+	dropHTTPCache(t, b)
 	setNetwork(t, b, true, 0, 0)
+	site.goAway()
 	openApp(t, b, app)
 	if got := eval[string](t, b, `document.getElementById("shell").dataset.net`); got != "offline" {
 		t.Errorf("data-net = %q with the network off, want offline", got)
@@ -220,4 +257,51 @@ func TestEmbed_StaticSiteBuiltWithoutBaseOnAPlainHostAnswersAnotherOrigin(t *tes
 		t.Errorf("the host answered 404 for %q", nf)
 	}
 	b.screenshot(t, "embed-static-anywhere")
+}
+
+// Two copies of a site on one origin, each in its own folder (two projects
+// on one GitHub Pages host, two versions of a docs site): each has its own
+// worker, and installing the second keeps the first's offline copy. With
+// the network off, both start and answer from their bundles.
+func TestStaticSite_TwoCopiesOnOneOriginKeepTheirOwnOfflineCopies(t *testing.T) {
+	folders := []string{"/one/kb/", "/two/kb/"}
+	site := siteInFolders(t, folders)
+	b := newBrowser(t, 1280, 800)
+	for _, f := range folders {
+		openApp(t, b, site.URL+f)
+		waitWorker(t, b)
+	}
+	// Each copy's page and site data are still stored (Cache Storage is
+	// the origin's, shared by both workers).
+	for _, f := range folders {
+		for _, file := range []string{"", "web/app.wasm", "tinyrag.json"} {
+			if !eval[bool](t, b, `caches.match(`+jsString(site.URL+f+file)+`, {ignoreSearch: true}).then((r) => !!r)`) {
+				t.Errorf("%s%s is no longer stored after both copies installed (caches: %s)", f, file,
+					eval[string](t, b, `caches.keys().then((k) => k.sort().join(" "))`))
+			}
+		}
+	}
+
+	dropHTTPCache(t, b)
+	setNetwork(t, b, true, 0, 0)
+	site.goAway()
+	for _, f := range folders {
+		openApp(t, b, site.URL+f)
+		if scope := eval[string](t, b, `navigator.serviceWorker.controller ? navigator.serviceWorker.getRegistration().then((r) => r.scope) : ""`); scope != site.URL+f {
+			t.Errorf("offline, %s is served by the worker of %q", f, scope)
+		}
+		ask(t, b, "When should I prune the apple trees?")
+		waitJS(t, b, 30*time.Second, "answered from the bundle offline in "+f, lastAnswer+`.includes("dormant")`)
+	}
+}
+
+// dropHTTPCache empties the browser's HTTP cache, so that what a page
+// gets offline can only come from its service worker (a plain host's
+// files are heuristically fresh there for a while).
+func dropHTTPCache(t *testing.T, b *browser) {
+	t.Helper()
+	b.do(t, 10*time.Second, "clear the HTTP cache", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, network.ClearBrowserCache, cdp.Empty{})
+		return err
+	}))
 }
