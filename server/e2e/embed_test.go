@@ -387,6 +387,28 @@ const recordHostMessages = `(() => {
   return true;
 })()`
 
+// hostGot is what recordHostMessages collected in the host page.
+type hostGot struct {
+	Ready   int
+	Answers []struct {
+		V         int
+		Type      string
+		Answer    string
+		Citations []struct{ Title, Source, Chunk, Text string }
+	}
+	Events, Errors []string
+}
+
+// hostMessages reads what recordHostMessages collected so far.
+func hostMessages(t *testing.T, b *browser) hostGot {
+	t.Helper()
+	var got hostGot
+	if err := json.Unmarshal([]byte(eval[string](t, b, `JSON.stringify(window.__got)`)), &got); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 // embedFrame returns the id of the panel's frame (the app's embed.html).
 func embedFrame(t *testing.T, b *browser, appURL string) cdp.FrameID {
 	t.Helper()
@@ -500,19 +522,7 @@ func TestEmbed_HostAsksAndReceivesTheAnswerWithCitationsAndEvents(t *testing.T) 
 		tinyRAG.ask("[cite] Where do zebras migrate?"), true)`)
 	waitJS(t, b, 90*time.Second, "the host receives the answer", `window.__got.answers.length > 0`)
 
-	var got struct {
-		Ready   int
-		Answers []struct {
-			V         int
-			Type      string
-			Answer    string
-			Citations []struct{ Title, Source, Chunk, Text string }
-		}
-		Events, Errors []string
-	}
-	if err := json.Unmarshal([]byte(eval[string](t, b, `JSON.stringify(window.__got)`)), &got); err != nil {
-		t.Fatal(err)
-	}
+	got := hostMessages(t, b)
 	if got.Ready != 1 || len(got.Errors) > 0 {
 		t.Errorf("ready %d times, errors %q; want ready once, no errors", got.Ready, got.Errors)
 	}
@@ -821,16 +831,7 @@ func TestEmbed_StaticSiteChecksItsEmbeddingPageItself(t *testing.T) {
 	eval[bool](t, b, recordHostMessages)
 	eval[bool](t, b, `(tinyRAG.ask("When should I prune the apple trees?"), true)`)
 	waitJS(t, b, 90*time.Second, "the host receives the answer", `window.__got.answers.length > 0`)
-	var got struct {
-		Answers []struct {
-			Answer    string
-			Citations []struct{ Title, Source string }
-		}
-		Errors []string
-	}
-	if err := json.Unmarshal([]byte(eval[string](t, b, `JSON.stringify(window.__got)`)), &got); err != nil {
-		t.Fatal(err)
-	}
+	got := hostMessages(t, b)
 	if len(got.Errors) > 0 || len(got.Answers[0].Citations) == 0 || got.Answers[0].Citations[0].Title != "Winter pruning" {
 		t.Errorf("static site's answer to its allowed host: %+v, errors %q; want a citation of the pruning page", got.Answers, got.Errors)
 	}

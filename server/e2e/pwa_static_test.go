@@ -33,15 +33,8 @@ type staticHost struct {
 func newStaticHost(t *testing.T) *staticHost {
 	t.Helper()
 	tmp := t.TempDir()
-	pages := filepath.Join(tmp, "docs")
-	os.MkdirAll(pages, 0o755)
-	for name, body := range orchardPages {
-		if err := os.WriteFile(filepath.Join(pages, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h := &staticHost{out: filepath.Join(tmp, "site"), bundle: filepath.Join(tmp, "orchard.tinyrag"), full: map[string]int{}, hold: map[string]chan struct{}{}}
-	run(t, binPath, "bundle", "-o", h.bundle, "-title", "Orchard handbook", "-prefix", "/docs/", pages)
+	_, bundleFile := orchardBundle(t, tmp)
+	h := &staticHost{out: filepath.Join(tmp, "site"), bundle: bundleFile, full: map[string]int{}, hold: map[string]chan struct{}{}}
 	h.deploy(t)
 
 	files := http.StripPrefix("/sub/", http.FileServer(http.Dir(h.out)))

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -119,15 +118,7 @@ func siteAnywhere(t *testing.T, extra ...string) *plainHost {
 func siteInFolders(t *testing.T, folders []string, extra ...string) *plainHost {
 	t.Helper()
 	tmp := t.TempDir()
-	pages := filepath.Join(tmp, "pages")
-	os.MkdirAll(pages, 0o755)
-	for name, body := range orchardPages {
-		if err := os.WriteFile(filepath.Join(pages, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bundleFile := filepath.Join(tmp, "orchard.tinyrag")
-	run(t, binPath, "bundle", "-o", bundleFile, "-title", "Orchard handbook", "-prefix", "/docs/", pages)
+	pages, bundleFile := orchardBundle(t, tmp)
 	out := filepath.Join(tmp, "build")
 	run(t, binPath, append([]string{"static", "-o", out, "--bundle", bundleFile}, extra...)...)
 
@@ -168,9 +159,7 @@ func TestStaticSite_BuiltWithoutBaseWorksFromAnyFolderOnAPlainHostAndOffline(t *
 	}
 	ask(t, b, "[site] When should I prune?")
 	waitJS(t, b, 30*time.Second, "answer with citation", `document.querySelector(".msg.assistant .citation") && `+lastAnswer+`.includes("late winter")`)
-	b.do(t, 5*time.Second, "open citation", chromedp.Click(chromedp.CSS(".msg.assistant .citation")))
-	waitJS(t, b, 5*time.Second, "citation links to the page", `document.getElementById("cite-link")`)
-	if href := eval[string](t, b, `document.getElementById("cite-link").href`); href != site.URL+"/docs/pruning.html" {
+	if href := citationLink(t, b, ".msg.assistant .citation"); href != site.URL+"/docs/pruning.html" {
 		t.Errorf("citation links to %q, want %q", href, site.URL+"/docs/pruning.html")
 	}
 	b.screenshot(t, "static-anywhere-cited")
@@ -205,9 +194,7 @@ func TestStaticSite_BuiltWithoutBaseWorksFromAnyFolderOnAPlainHostAndOffline(t *
 	}
 	ask(t, b, "When should I prune the apple trees?")
 	waitJS(t, b, 30*time.Second, "answered from the bundle offline", lastAnswer+`.includes("dormant")`)
-	b.do(t, 5*time.Second, "open the offline citation", chromedp.Click(chromedp.CSS(".msg.assistant:last-of-type .citation")))
-	waitJS(t, b, 5*time.Second, "citation links to the page", `document.getElementById("cite-link")`)
-	if href := eval[string](t, b, `document.getElementById("cite-link").href`); href != site.URL+"/docs/pruning.html" {
+	if href := citationLink(t, b, ".msg.assistant:last-of-type .citation"); href != site.URL+"/docs/pruning.html" {
 		t.Errorf("offline citation links to %q, want %q", href, site.URL+"/docs/pruning.html")
 	}
 	b.screenshot(t, "static-anywhere-offline")
@@ -232,17 +219,7 @@ func TestEmbed_StaticSiteBuiltWithoutBaseOnAPlainHostAnswersAnotherOrigin(t *tes
 	eval[bool](t, b, recordHostMessages)
 	eval[bool](t, b, `(tinyRAG.ask("[site] When should I prune?"), true)`)
 	waitJS(t, b, 90*time.Second, "the host receives the answer", `window.__got.answers.length > 0`)
-	var got struct {
-		Ready   int
-		Answers []struct {
-			Answer    string
-			Citations []struct{ Title, Source string }
-		}
-		Errors []string
-	}
-	if err := json.Unmarshal([]byte(eval[string](t, b, `JSON.stringify(window.__got)`)), &got); err != nil {
-		t.Fatal(err)
-	}
+	got := hostMessages(t, b)
 	a := got.Answers[0]
 	if got.Ready != 1 || len(got.Errors) > 0 || !strings.Contains(a.Answer, "late winter") {
 		t.Errorf("ready %d times, errors %q, answer %q; want ready once, no errors, the model's answer", got.Ready, got.Errors, a.Answer)
