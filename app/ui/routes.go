@@ -14,7 +14,7 @@ import (
 type Pages struct {
 	// App drives the full app (/).
 	App *Controller
-	// Embed drives the compact view another page embeds (/embed): a
+	// Embed drives the compact view another page embeds (embed.html): a
 	// controller of its own, over stores of its own.
 	Embed *Controller
 	// EmbedOpts are the embedding page's choices (the frame's URL).
