@@ -64,7 +64,7 @@ e2e-deps:
 	@bash .ci/ensure-chromium
 
 test-e2e: build e2e-deps
-	TINYRAG_E2E=1 $(GO) test -count=1 -timeout 20m ./server/e2e/
+	TINYRAG_E2E=1 $(GO) test -count=1 -timeout 30m ./server/e2e/
 
 size: wasm
 	@printf "%-14s %12s %12s %12s\n" file raw gzip brotli

@@ -96,20 +96,20 @@ func traceWasmLoad(t *testing.T, b *browser, url string, bytesPerSec float64) *w
 // fetching again), is served as application/wasm, and V8 compiles it while
 // it streams: its bytes reach WebAssembly's streaming compiler
 // (instantiateStreaming) in several parts, the first before the download
-// has finished. The line is throttled so that the download takes a few
-// seconds, as on a first visit over a real network: on loopback the
+// has finished. The line is throttled so that the download takes a
+// second or more, as on a first visit over a real network: on loopback the
 // preload can finish before app.js even runs, and then there is nothing
 // left to overlap.
 func TestStartup_WasmIsPreloadedWithThePageAndCompiledWhileItStreams(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		url  func(t *testing.T) string
-		line float64 // bytes per second: about 3 s for the bytes sent
+		line float64 // bytes per second: about 1.5 s for the bytes sent
 	}{
 		// brotli, 3 MB
-		{"serve", func(t *testing.T) string { return startServer(t, "--llm-probe=false").URL + "/" }, 1 << 20},
+		{"serve", func(t *testing.T) string { return startServer(t, "--llm-probe=false").URL + "/" }, 2 << 20},
 		// as it is, 16 MB: a plain host does not use the .br sibling
-		{"static site on a plain host", func(t *testing.T) string { return siteAnywhere(t).URL + anywherePath }, 5 << 20},
+		{"static site on a plain host", func(t *testing.T) string { return siteAnywhere(t).URL + anywherePath }, 10 << 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url := tc.url(t)
