@@ -33,15 +33,8 @@ type staticHost struct {
 func newStaticHost(t *testing.T) *staticHost {
 	t.Helper()
 	tmp := t.TempDir()
-	pages := filepath.Join(tmp, "docs")
-	os.MkdirAll(pages, 0o755)
-	for name, body := range orchardPages {
-		if err := os.WriteFile(filepath.Join(pages, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h := &staticHost{out: filepath.Join(tmp, "site"), bundle: filepath.Join(tmp, "orchard.tinyrag"), full: map[string]int{}, hold: map[string]chan struct{}{}}
-	run(t, binPath, "bundle", "-o", h.bundle, "-title", "Orchard handbook", "-prefix", "/docs/", pages)
+	_, bundleFile := orchardBundle(t, tmp)
+	h := &staticHost{out: filepath.Join(tmp, "site"), bundle: bundleFile, full: map[string]int{}, hold: map[string]chan struct{}{}}
 	h.deploy(t)
 
 	files := http.StripPrefix("/sub/", http.FileServer(http.Dir(h.out)))
@@ -157,7 +150,7 @@ func TestPWA_StaticSiteWorksOfflineAfterOneVisit(t *testing.T) {
 	b.do(t, 30*time.Second, "prerendered page", chromedp.Navigate(site.URL+"/sub/"), chromedp.WaitVisible(chromedp.ID("chat-input")))
 	waitJS(t, b, 60*time.Second, "first install done (version cache, active worker)", `(async () => {
 	  const r = await navigator.serviceWorker.getRegistration();
-	  return !!(r && r.active) && (await caches.keys()).includes("tinyrag-" + window.tinyragPWA.version); })()`)
+	  return !!(r && r.active) && (await caches.keys()).includes(await `+versionCache+`); })()`)
 	if eval[bool](t, b, `!!document.querySelector('#shell[data-ready="true"]')`) {
 		t.Fatal("the app is ready although tinyrag.json is held; the test would prove nothing")
 	}
@@ -166,7 +159,7 @@ func TestPWA_StaticSiteWorksOfflineAfterOneVisit(t *testing.T) {
 			t.Errorf("%s downloaded %d times before the app was ready, want 0", p, n)
 		}
 	}
-	if eval[bool](t, b, `(async () => !!(await (await caches.open("tinyrag-" + window.tinyragPWA.version)).match("web/nanogo.wasm")))()`) {
+	if eval[bool](t, b, `(async () => !!(await (await caches.open(await `+versionCache+`)).match("web/nanogo.wasm")))()`) {
 		t.Error("nanogo.wasm is stored before the app was ready")
 	}
 	release()
@@ -275,8 +268,9 @@ func TestPWA_StaticSiteUpdateWaitsForTheUser(t *testing.T) {
 	if got := eval[string](t, b, controllerVersion); got != verB {
 		t.Errorf("worker in control after the click: %q, want the page's %q", got, verB)
 	}
-	waitJS(t, b, 10*time.Second, "A's cache deleted on B's activation", `(async () => (await `+versionCaches+`) === "tinyrag-`+verB+`")()`)
-	if !eval[bool](t, b, `caches.has("tinyrag-site")`) {
+	// The worker in /sub/ names its caches for its scope.
+	waitJS(t, b, 10*time.Second, "A's cache deleted on B's activation", `(async () => (await `+versionCaches+`) === "tinyrag@/sub/-`+verB+`")()`)
+	if !eval[bool](t, b, `caches.has("tinyrag@/sub/-site")`) {
 		t.Error("the site's stored tinyrag.json and bundle were dropped with A's cache")
 	}
 }
