@@ -38,13 +38,14 @@ build: wasm
 	$(GO) run ./server/precompress -cache bin/brcache -brotli-wasm $(BROTLI_WASM) -out $(DIST) assets/web $(wildcard assets/*.js) $(wildcard $(WEB_OUT)/*.wasm)
 	$(GO) build -trimpath -o bin/tinyrag ./server
 
-# A static site any static host serves: make static STATIC_BASE=/docs/ask/
-# BUNDLES="site.tinyrag" (bundles made with ./bin/tinyrag bundle).
+# A static site any static host serves, from any folder (relative URLs):
+# make static BUNDLES="site.tinyrag" (bundles made with ./bin/tinyrag
+# bundle); STATIC_BASE=/docs/ask/ builds it with absolute URLs instead.
 STATIC_OUT  ?= bin/static
-STATIC_BASE ?= /
+STATIC_BASE ?=
 BUNDLES     ?=
 static: build
-	./bin/tinyrag static -o $(STATIC_OUT) --base $(STATIC_BASE) $(foreach b,$(BUNDLES),--bundle $(b))
+	./bin/tinyrag static -o $(STATIC_OUT) $(if $(STATIC_BASE),--base $(STATIC_BASE)) $(foreach b,$(BUNDLES),--bundle $(b))
 
 run: build
 	./bin/tinyrag serve --addr $(ADDR)
@@ -63,7 +64,7 @@ e2e-deps:
 	@bash .ci/ensure-chromium
 
 test-e2e: build e2e-deps
-	TINYRAG_E2E=1 $(GO) test -count=1 -timeout 20m ./server/e2e/
+	TINYRAG_E2E=1 $(GO) test -count=1 -timeout 30m ./server/e2e/
 
 size: wasm
 	@printf "%-14s %12s %12s %12s\n" file raw gzip brotli

@@ -1,5 +1,5 @@
 // tinyRAG embed: one <script> line puts a launcher button on any page and
-// opens tinyRAG's compact view (/embed) in an iframe panel beside it.
+// opens tinyRAG's compact view (embed.html) in an iframe panel beside it.
 //
 //   <script src="https://docs.example.org/tinyrag/embed.js" defer
 //           data-title="Ask the docs" data-greeting="Hi! Ask me about our docs."
@@ -106,7 +106,8 @@ iframe { border: 0; width: 100%; flex: 1; background: var(--bg); color-scheme: n
     bar.append(name, close);
     frame = document.createElement('iframe');
     frame.title = title;
-    const src = new URL('embed', appURL);
+    // embed.html, not embed: every host serves it as HTML, by extension.
+    const src = new URL('embed.html', appURL);
     for (const k of ['greeting', 'bundles', 'lang']) if (data[k]) src.searchParams.set(k, data[k]);
     src.searchParams.set('theme', theme());
     frame.src = src.href;

@@ -50,7 +50,7 @@ func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fl.SetOutput(stderr)
 	var o staticOptions
 	fl.StringVar(&o.out, "o", "", "output folder (required; created, and emptied of an earlier static build)")
-	fl.StringVar(&o.base, "base", "/", "the URL path the site is served under, e.g. /docs/assistant/")
+	fl.StringVar(&o.base, "base", "", "the URL path the site is served under, e.g. /docs/assistant/, for absolute URLs; without it every URL is relative and the site works from any folder")
 	fl.Func("bundle", "ship this knowledge bundle folder (made by 'tinyrag bundle') as site knowledge; repeatable", func(v string) error {
 		o.bundles = append(o.bundles, v)
 		return nil
@@ -102,12 +102,20 @@ func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := writeStatic(o, assets, bs, cfgJSON); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "static site for %s written to %s (%d bundles)\n", o.base, o.out, len(bs))
+	where := "any folder (relative URLs)"
+	if o.base != "" {
+		where = o.base
+	}
+	fmt.Fprintf(stdout, "static site for %s written to %s (%d bundles)\n", where, o.out, len(bs))
 	return nil
 }
 
-// normalizeBase makes a base path start and end with "/".
+// normalizeBase makes a base path start and end with "/"; "" (the
+// default) stays "": every URL relative.
 func normalizeBase(b string) (string, error) {
+	if b == "" {
+		return "", nil
+	}
 	u, err := url.Parse(b)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.RawQuery != "" || strings.Contains(b, "..") {
 		return "", fmt.Errorf("--base %q: want a URL path like /docs/assistant/", b)
@@ -117,13 +125,19 @@ func normalizeBase(b string) (string, error) {
 
 // basePath resolves go-app's resource paths under the site's base path.
 // "/" becomes the base itself, with its slash: the service worker caches
-// the page by that URL, and a static host redirects /base to /base/.
+// the page by that URL, and a static host redirects /base to /base/. The
+// empty base resolves every path relative to the page ("./web/app.wasm",
+// "./" for "/"): the pages sit at the base, so the site works wherever it
+// is copied, and the app finds its base at run time (ui.BasePath).
 type basePath string
 
 // Resolve implements app.ResourceResolver.
 func (b basePath) Resolve(location string) string {
 	if strings.HasPrefix(location, "http://") || strings.HasPrefix(location, "https://") {
 		return location
+	}
+	if b == "" {
+		return "./" + strings.TrimPrefix(location, "/")
 	}
 	return string(b) + strings.TrimPrefix(location, "/")
 }
@@ -148,10 +162,6 @@ func writeStatic(o staticOptions, assets *staticAssets, bs []siteBundle, cfgJSON
 	for path, b := range p.generated {
 		files[strings.TrimPrefix(path, "/")] = b
 	}
-	// The compact view embed.js opens is written as "embed" (its bytes
-	// are in the worker's list) and as "embed.html", for hosts that map
-	// /embed to embed.html or need the extension to send text/html.
-	files["embed.html"] = p.generated[embedPage]
 	for name, b := range files {
 		if err := compress.WriteFile(filepath.Join(o.out, name), b, compress.DefaultBrotli); err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -117,6 +118,100 @@ func TestStatic_WritesASiteThatAssumesNothingAboutItsBasePath(t *testing.T) {
 	}
 }
 
+// Built without --base, the site names every file relative to its pages,
+// which sit at its base: copied into any folder it loads from there.
+func TestStatic_WithoutABaseEveryURLIsRelativeSoTheSiteWorksFromAnyFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := writeStatic(staticOptions{out: dir, connectSrc: staticConnectSrc}, fakeAssets(t), nil, []byte(`{"version":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	rootRelative := regexp.MustCompile(`(?:href|src|content)="/[^"]*"`)
+	for _, name := range []string{"index.html", "embed.html"} {
+		page := read(t, filepath.Join(dir, name))
+		if m := rootRelative.FindAllString(page, -1); len(m) > 0 {
+			t.Errorf("%s has root-relative URLs: %q", name, m)
+		}
+		for _, want := range []string{`src="./wasm_exec.js"`, `src="./app.js"`, `src="./web/pwa.js"`, `href="./manifest.webmanifest"`, `href="./web/tinyrag.css"`,
+			// app.wasm starts with the page, at the URL app.js fetches.
+			`<link rel="preload" href="./web/app.wasm" as="fetch" crossorigin="anonymous">`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s lacks %s", name, want)
+			}
+		}
+	}
+	js := read(t, filepath.Join(dir, "app.js"))
+	// The loader's progress counts decoded bytes: against app.wasm's own
+	// size, not a compressed response's Content-Length.
+	wasmLen := `const goappWasmContentLength = "400";`
+	for _, want := range []string{`register(
+        "./app-worker.js"`, `fetchWithProgress("./web/app.wasm"`, `"GOAPP_ROOT_PREFIX":"./"`, wasmLen} {
+		if !strings.Contains(js, want) {
+			t.Errorf("app.js lacks %s", want)
+		}
+	}
+	// The manifest, from wherever it is served, scopes the app to its folder.
+	var m struct {
+		Scope    string `json:"scope"`
+		StartURL string `json:"start_url"`
+		Icons    []struct {
+			Src string `json:"src"`
+		} `json:"icons"`
+	}
+	if err := json.Unmarshal([]byte(read(t, filepath.Join(dir, "manifest.webmanifest"))), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, folder := range []string{"/", "/kb/", "/any/deep/path/"} {
+		at, _ := url.Parse("https://example.org" + folder + "manifest.webmanifest")
+		for name, v := range map[string]string{"scope": m.Scope, "start_url": m.StartURL, "icon": m.Icons[0].Src} {
+			if u, err := at.Parse(v); err != nil || !strings.HasPrefix(u.Path, folder) {
+				t.Errorf("manifest %s %q resolves to %v in %s, outside the folder", name, v, u, folder)
+			}
+		}
+	}
+}
+
+// A static host picks the Content-Type by the file's extension (nginx,
+// S3 and Python's http.server send an unknown one as
+// application/octet-stream): every page must end in .html, and every
+// file must have an extension.
+func TestStatic_EveryPageEndsInHTMLAndNoFileLacksAnExtension(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := writeStatic(staticOptions{out: dir, connectSrc: staticConnectSrc}, fakeAssets(t), nil, []byte(`{"version":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		ext := filepath.Ext(p)
+		if ext == "" {
+			t.Errorf("%s has no extension: a static host sends it as application/octet-stream", rel)
+		}
+		if ext == ".gz" || ext == ".br" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(http.DetectContentType(b), "text/html") {
+			pages++
+			if ext != ".html" {
+				t.Errorf("%s is a page without the .html extension", rel)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pages != 2 {
+		t.Errorf("%d pages written, want index.html and embed.html", pages)
+	}
+}
+
 // The worker refuses any file whose bytes differ from its list: the static
 // build must write exactly the listed bytes, and mark the wasm loaded on
 // first use as stored later.
@@ -133,7 +228,7 @@ func TestStatic_WorkerListsEveryWrittenFileWithItsExactBytes(t *testing.T) {
 	if err := json.Unmarshal([]byte(m[1]), &assets); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"": true, "app.js": true, "wasm_exec.js": true, "app.css": true, "manifest.webmanifest": true, "web/app.wasm": true, "web/nanogo.wasm": true}
+	want := map[string]bool{"": true, "embed.html": true, "app.js": true, "wasm_exec.js": true, "app.css": true, "manifest.webmanifest": true, "web/app.wasm": true, "web/nanogo.wasm": true}
 	for _, a := range assets {
 		delete(want, a.Path)
 		file := a.Path
@@ -169,7 +264,7 @@ func TestStatic_RefusesToOverwriteAFolderThatIsNotAStaticBuild(t *testing.T) {
 }
 
 func TestStatic_BasePath(t *testing.T) {
-	for in, want := range map[string]string{"/": "/", "": "/", "kb": "/kb/", "/kb": "/kb/", "/a/b/": "/a/b/"} {
+	for in, want := range map[string]string{"/": "/", "": "", "kb": "/kb/", "/kb": "/kb/", "/a/b/": "/a/b/"} {
 		if got, err := normalizeBase(in); err != nil || got != want {
 			t.Errorf("normalizeBase(%q) = %q, %v; want %q", in, got, err, want)
 		}

@@ -75,8 +75,10 @@ func TestServer_EmbedPageIsFramedOnlyByTheEmbeddingOrigins(t *testing.T) {
 		return ""
 	}
 	for path, want := range map[string]string{
-		"/embed":                    "frame-ancestors 'self' http://127.0.0.1:9000 https://docs.example.org",
+		"/embed.html":               "frame-ancestors 'self' http://127.0.0.1:9000 https://docs.example.org",
+		"/embed.html?theme=dark":    "frame-ancestors 'self' http://127.0.0.1:9000 https://docs.example.org",
 		"/embed?theme=dark":         "frame-ancestors 'self' http://127.0.0.1:9000 https://docs.example.org",
+		"/embed.html/x":             "frame-ancestors 'none'",
 		"/":                         "frame-ancestors 'none'",
 		"/embed/x":                  "frame-ancestors 'none'",
 		"/web/embed.js":             "frame-ancestors 'none'",
@@ -111,9 +113,9 @@ func TestServer_NoEmbedOriginsFramedBySelfOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest("GET", "/embed", nil))
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/embed.html", nil))
 	if csp := w.Header().Get("Content-Security-Policy"); !strings.HasSuffix(csp, "frame-ancestors 'self'") {
-		t.Errorf("/embed CSP %q, want frame-ancestors 'self' only", csp)
+		t.Errorf("/embed.html CSP %q, want frame-ancestors 'self' only", csp)
 	}
 	w = httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest("GET", "/"+siteconfig.FileName, nil))
@@ -127,5 +129,25 @@ func TestStatic_RefusesAnEmbedOriginThatIsNotOne(t *testing.T) {
 	err := staticCommand(context.Background(), []string{"-o", t.TempDir(), "--embed-origins", "https://docs.example.org/guide"}, io.Discard, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "not an origin") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// The embedded view has one address on every host, embed.html; frames
+// made for its earlier address on `tinyrag serve` are sent there with the
+// embedding page's options.
+func TestServer_EmbedPageAtItsEarlierAddressRedirectsToEmbedHTML(t *testing.T) {
+	h, err := newServer(context.Background(), serveOptions{frameAncestors: "'self'"}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/embed?theme=dark&bundles=a.tinyrag", nil))
+	if w.Code != http.StatusPermanentRedirect || w.Header().Get("Location") != "/embed.html?theme=dark&bundles=a.tinyrag" {
+		t.Errorf("/embed: HTTP %d to %q, want 308 to /embed.html with the query", w.Code, w.Header().Get("Location"))
+	}
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/embed.html?theme=dark", nil))
+	if w.Code != http.StatusOK || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") || !strings.Contains(w.Body.String(), `id="app-wasm-loader"`) {
+		t.Errorf("/embed.html: HTTP %d, %s", w.Code, w.Header().Get("Content-Type"))
 	}
 }

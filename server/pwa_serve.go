@@ -71,11 +71,15 @@ func appHandler(res app.ResourceResolver, version string, head []string) *app.Ha
 
 // generatedFiles are the files go-app makes rather than serves from
 // /web/; the service worker stores them with the assets. The embedded
-// view's page (/embed) is one of them, so an embed works offline too.
+// view's page (embed.html) is one of them, so an embed works offline too.
 var generatedFiles = []string{"/", embedPage, "/app.js", "/wasm_exec.js", "/app.css"}
 
-// embedPage is the embedded view's page (ui.EmbedPath).
-const embedPage = ui.EmbedPath
+// embedPage is the embedded view's page (ui.EmbedPath); legacyEmbedPage
+// is where `tinyrag serve` had it before, and redirects from.
+const (
+	embedPage       = ui.EmbedPath
+	legacyEmbedPage = "/embed"
+)
 
 // isPage reports whether a generated file is an HTML page of the app.
 func isPage(path string) bool { return path == "/" || path == embedPage }
@@ -117,13 +121,23 @@ func buildPWA(assets *staticAssets, res app.ResourceResolver, release string, fi
 	}
 	static = append(static, pwa.NewAsset("manifest.webmanifest", manifest))
 
-	placeholderFiles, placeholderPage, placeholder, err := renderGenerated(appHandler(res, "version", nil), finishPage)
+	// go-app's loader shows how much of app.wasm it has handed to the
+	// compiler, bytes as decoded; by the Content-Length of a compressed
+	// response it would count far past 100 %.
+	wasmLen := ""
+	if f := assets.files["/web/app.wasm"]; f != nil {
+		wasmLen = strconv.Itoa(len(f.raw))
+	}
+	placeholderHandler := appHandler(res, "version", nil)
+	placeholderHandler.WasmContentLength = wasmLen
+	placeholderFiles, placeholderPage, placeholder, err := renderGenerated(placeholderHandler, finishPage)
 	if err != nil {
 		return nil, err
 	}
 	placeholderFiles["/"] = placeholderPage
 	version := pwa.Version(append(stable(placeholder, placeholderFiles), static...), release)
 	h := appHandler(res, version, nil)
+	h.WasmContentLength = wasmLen
 	generated, page, sums, err := renderGenerated(h, finishPage)
 	if err != nil {
 		return nil, err
@@ -226,6 +240,14 @@ func (p *builtPWA) mount(mux *http.ServeMux) {
 	// The embedded view's page, as hashed for the worker; its own
 	// frame-ancestors come from the security headers around the mux.
 	mux.Handle("GET "+embedPage, serve("text/html; charset=utf-8", p.generated[embedPage]))
+	// Its address before it had an extension: frames made for that one
+	// are sent to the page every host serves (the query carries the
+	// embedding page's options).
+	mux.HandleFunc("GET "+legacyEmbedPage, func(w http.ResponseWriter, r *http.Request) {
+		u := *r.URL
+		u.Path = embedPage
+		http.Redirect(w, r, u.RequestURI(), http.StatusPermanentRedirect)
+	})
 	mux.Handle("/", p.handler)
 }
 

@@ -48,7 +48,7 @@ func TestPWA_WorkerListsEveryServedFileWithItsExactBytes(t *testing.T) {
 	if err := json.Unmarshal([]byte(m[1]), &assets); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"": true, "app.js": true, "wasm_exec.js": true, "app.css": true, "manifest.webmanifest": true}
+	want := map[string]bool{"": true, "embed.html": true, "app.js": true, "wasm_exec.js": true, "app.css": true, "manifest.webmanifest": true}
 	for _, a := range assets {
 		delete(want, a.Path)
 		for i := 0; i < 3; i++ { // the page is rendered once, not per request

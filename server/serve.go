@@ -199,13 +199,10 @@ func csp(o serveOptions) string {
 	return strings.Join(append(cspDirectives(o.connectSrc), "frame-ancestors "+o.frameAncestors), "; ")
 }
 
-// embedPath is the compact view that embed.js loads in its iframe: the
-// one page framed by other sites.
-const embedPath = "/embed"
-
-// embedCSP is the policy of embedPath: frame-ancestors lists exactly the
-// embedding origins (and the app itself), whatever --frame-ancestors
-// allows for the other pages.
+// embedCSP is the policy of the compact view embed.js loads in its
+// iframe (embedPage), the one page framed by other sites: frame-ancestors
+// lists exactly the embedding origins (and the app itself), whatever
+// --frame-ancestors allows for the other pages.
 func embedCSP(o serveOptions) string {
 	return strings.Join(append(cspDirectives(o.connectSrc), "frame-ancestors "+strings.Join(append([]string{"'self'"}, o.embed.Origins...), " ")), "; ")
 }
@@ -232,7 +229,7 @@ func cspDirectives(connectSrc string) []string {
 func securityHeaders(next http.Handler, policy, embedPolicy string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		if r.URL.Path == embedPath {
+		if r.URL.Path == embedPage || r.URL.Path == legacyEmbedPage {
 			h.Set("Content-Security-Policy", embedPolicy)
 		} else {
 			h.Set("Content-Security-Policy", policy)

@@ -12,7 +12,7 @@ import (
 var ErrNotAllowed = errors.New("this site does not allow tinyRAG to be embedded here")
 
 // Frame is what the app can see of where it runs. A server sends
-// frame-ancestors with /embed, but a static host cannot, so the app checks
+// frame-ancestors with embed.html, but a static host cannot, so the app checks
 // its embedding itself with what the browser tells it.
 type Frame struct {
 	// Self is the app's own origin (location.origin).

@@ -40,7 +40,7 @@ type Config struct {
 	// SameOrigin for the server that serves the app. Empty: the app talks
 	// to the model directly and those web tools are off.
 	Proxy string `json:"proxy,omitempty"`
-	// Embed says which pages may embed the app (/embed, through
+	// Embed says which pages may embed the app (embed.html, through
 	// embed.js) and whether they may submit questions. Absent: none may.
 	Embed *embed.Policy `json:"embed,omitempty"`
 }

@@ -48,7 +48,7 @@ func ParseEmbedOptions(q url.Values) EmbedOptions {
 	return o
 }
 
-// EmbedView is the compact view another page embeds (/embed): one
+// EmbedView is the compact view another page embeds (embed.html): one
 // conversation, its composer, citations and tool cards — the same
 // components as the full app around a controller of its own, without the
 // sidebar, the settings or the chat list. The panel's title bar and close

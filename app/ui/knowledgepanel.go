@@ -211,10 +211,16 @@ func (k *KnowledgePanel) renderDoc(d knowledge.Document) app.UI {
 func (k *KnowledgePanel) renderHits() app.UI {
 	l := k.Lang
 	s := k.search
+	// A search that could not read part of the knowledge (the site's,
+	// offline or damaged) says so above what it found.
+	var errUI app.UI = app.Text("")
 	if s.Err != "" {
-		return app.P().Class("form-error").Text(s.Err)
+		errUI = app.P().Class("form-error").ID("kb-search-err").Attr("role", "alert").Text(s.Err)
 	}
 	if len(s.Hits) == 0 {
+		if s.Err != "" {
+			return errUI
+		}
 		return app.P().Class("empty-hint").Text(T(l, "no_hits"))
 	}
 	var items []app.UI
@@ -236,7 +242,7 @@ func (k *KnowledgePanel) renderHits() app.UI {
 			}, app.EventScope(hit.ChunkID)),
 		))
 	}
-	return app.Ul().Class("hit-list").ID("kb-hits").Aria("label", T(l, "search_kb")).Body(items...)
+	return app.Div().Body(errUI, app.Ul().Class("hit-list").ID("kb-hits").Aria("label", T(l, "search_kb")).Body(items...))
 }
 
 func (k *KnowledgePanel) onPick(ctx app.Context, e app.Event) {

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"net/url"
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/embed"
@@ -11,7 +14,7 @@ import (
 type Pages struct {
 	// App drives the full app (/).
 	App *Controller
-	// Embed drives the compact view another page embeds (/embed): a
+	// Embed drives the compact view another page embeds (embed.html): a
 	// controller of its own, over stores of its own.
 	Embed *Controller
 	// EmbedOpts are the embedding page's choices (the frame's URL).
@@ -26,8 +29,15 @@ type Pages struct {
 	EmbedOrigin string
 }
 
-// EmbedPath is the compact view's route, under the app's base path.
-const EmbedPath = "/embed"
+// EmbedPath is the compact view's page, under the app's base path. It
+// ends in .html so that every static host, which picks the Content-Type
+// by extension, serves it as HTML; `tinyrag serve` serves the same URL,
+// so embed.js frames one URL everywhere.
+const EmbedPath = "/embed.html"
+
+// IndexPath is the full app's page when a host or a visitor names the
+// file rather than its folder.
+const IndexPath = "/index.html"
 
 // Routes registers the app's pages for the server, which prerenders them
 // without a controller and needs the same routes to tell app paths from
@@ -36,8 +46,35 @@ func Routes() { RoutesFor(Pages{}) }
 
 // RoutesFor registers the app's pages driven by p.
 func RoutesFor(p Pages) {
-	app.Route("/", func() app.Composer { return &App{Ctrl: p.App} })
+	full := func() app.Composer { return &App{Ctrl: p.App} }
+	app.Route("/", full)
+	app.Route(IndexPath, full)
 	app.Route(EmbedPath, func() app.Composer {
 		return &EmbedView{Ctrl: p.Embed, Opts: p.EmbedOpts, Host: p.EmbedHost, Listen: p.EmbedListen, Refused: p.EmbedRefused, HostOrigin: p.EmbedOrigin}
 	})
+}
+
+// BasePath is the app's base path in the browser: the folder that holds
+// its index.html, embed.html, tinyrag.json and web/. prefix is go-app's
+// GOAPP_ROOT_PREFIX, the base the page was built for: "/" from `tinyrag
+// serve`, the --base of a static build, or "./" for a static build that
+// works from any folder. A relative prefix is resolved against the page's
+// own URL (the page is one of the files at the base), so a site copied
+// into /any/deep/path/ finds its files there.
+func BasePath(page *url.URL, prefix string) string {
+	ref, err := url.Parse(prefix)
+	if err != nil || prefix == "" {
+		ref = &url.URL{Path: "./"}
+	}
+	p := page.ResolveReference(ref).Path
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return p
+}
+
+// IsEmbedPage reports whether the page at path is the embedded view of
+// the app based at base (BasePath).
+func IsEmbedPage(path, base string) bool {
+	return path == strings.TrimSuffix(base, "/")+EmbedPath
 }

@@ -290,8 +290,8 @@ func TestEmbed_NoWasmUntilTheLauncherOpens(t *testing.T) {
 	clickLauncher(t, b)
 	waitJS(t, b, 5*time.Second, "panel open", `window.tinyRAG.isOpen()`)
 	// The listener sees the frame's requests: the panel's page is one.
-	waitFor(t, 15*time.Second, "the panel loads /embed", func() bool { return len(reqs.matching(srv.URL+"/embed?")) > 0 })
-	if u := reqs.matching(srv.URL + "/embed?")[0]; !strings.Contains(u, "greeting=Hi") || !strings.Contains(u, "theme=") {
+	waitFor(t, 15*time.Second, "the panel loads embed.html", func() bool { return len(reqs.matching(srv.URL+"/embed.html?")) > 0 })
+	if u := reqs.matching(srv.URL + "/embed.html?")[0]; !strings.Contains(u, "greeting=Hi") || !strings.Contains(u, "theme=") {
 		t.Errorf("the panel's URL %q does not carry the greeting and theme", u)
 	}
 	waitFor(t, 60*time.Second, "the app's wasm loads once opened", func() bool { return len(reqs.matching("/web/app.wasm")) > 0 })
@@ -387,12 +387,34 @@ const recordHostMessages = `(() => {
   return true;
 })()`
 
-// embedFrame returns the id of the panel's frame (the app at /embed).
+// hostGot is what recordHostMessages collected in the host page.
+type hostGot struct {
+	Ready   int
+	Answers []struct {
+		V         int
+		Type      string
+		Answer    string
+		Citations []struct{ Title, Source, Chunk, Text string }
+	}
+	Events, Errors []string
+}
+
+// hostMessages reads what recordHostMessages collected so far.
+func hostMessages(t *testing.T, b *browser) hostGot {
+	t.Helper()
+	var got hostGot
+	if err := json.Unmarshal([]byte(eval[string](t, b, `JSON.stringify(window.__got)`)), &got); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// embedFrame returns the id of the panel's frame (the app's embed.html).
 func embedFrame(t *testing.T, b *browser, appURL string) cdp.FrameID {
 	t.Helper()
 	id := findEmbedFrame(t, b, appURL)
 	if id == "" {
-		t.Fatalf("no frame of %s/embed in the page", appURL)
+		t.Fatalf("no frame of %s/embed.html in the page", appURL)
 	}
 	return id
 }
@@ -409,7 +431,7 @@ func findEmbedFrame(t *testing.T, b *browser, appURL string) cdp.FrameID {
 	}
 	var find func(*page.FrameTree) cdp.FrameID
 	find = func(ft *page.FrameTree) cdp.FrameID {
-		if strings.HasPrefix(ft.Frame.URL, appURL+"/embed") {
+		if strings.HasPrefix(ft.Frame.URL, appURL+"/embed.html") {
 			return ft.Frame.ID
 		}
 		for _, c := range ft.ChildFrames {
@@ -500,19 +522,7 @@ func TestEmbed_HostAsksAndReceivesTheAnswerWithCitationsAndEvents(t *testing.T) 
 		tinyRAG.ask("[cite] Where do zebras migrate?"), true)`)
 	waitJS(t, b, 90*time.Second, "the host receives the answer", `window.__got.answers.length > 0`)
 
-	var got struct {
-		Ready   int
-		Answers []struct {
-			V         int
-			Type      string
-			Answer    string
-			Citations []struct{ Title, Source, Chunk, Text string }
-		}
-		Events, Errors []string
-	}
-	if err := json.Unmarshal([]byte(eval[string](t, b, `JSON.stringify(window.__got)`)), &got); err != nil {
-		t.Fatal(err)
-	}
+	got := hostMessages(t, b)
 	if got.Ready != 1 || len(got.Errors) > 0 {
 		t.Errorf("ready %d times, errors %q; want ready once, no errors", got.Ready, got.Errors)
 	}
@@ -606,9 +616,11 @@ func TestEmbed_ForeignPagesCannotFrameThePanel(t *testing.T) {
 	host, third := newOrigin(t), newOrigin(t)
 	srv := startServer(t, "--llm-probe=false", "--embed-origins", host.URL)
 	host.set("/", hostPage(srv.URL, "Host", `<script>addEventListener("load", () => tinyRAG.open());</script>`))
-	// A third origin frames /embed itself, or frames the allowed host page
+	// A third origin frames embed.html itself, or frames the allowed host page
 	// (the panel then has a foreign ancestor): frame-ancestors refuses both.
-	third.set("/direct", `<!doctype html><title>direct</title><iframe src="`+srv.URL+`/embed"></iframe>`)
+	third.set("/direct", `<!doctype html><title>direct</title><iframe src="`+srv.URL+`/embed.html"></iframe>`)
+	// Its earlier address redirects to it, and is refused the same way.
+	third.set("/legacy", `<!doctype html><title>legacy</title><iframe src="`+srv.URL+`/embed?theme=dark"></iframe>`)
 	third.set("/wrap", `<!doctype html><title>wrap</title><iframe src="`+host.URL+`/" style="width:100%;height:600px"></iframe>`)
 	refused := func(b *browser) bool {
 		for _, p := range b.Problems() {
@@ -618,7 +630,7 @@ func TestEmbed_ForeignPagesCannotFrameThePanel(t *testing.T) {
 		}
 		return false
 	}
-	for _, page := range []string{"/direct", "/wrap"} {
+	for _, page := range []string{"/direct", "/legacy", "/wrap"} {
 		t.Run(strings.TrimPrefix(page, "/"), func(t *testing.T) {
 			b := newBrowser(t, 1280, 800)
 			reqs := watchRequests(t, b)
@@ -646,11 +658,11 @@ func TestEmbed_MessagesFromAForeignOriginAreIgnored(t *testing.T) {
 	host.set("/", hostPage(app.URL, "Host", `<iframe id="ad" src="`+third.URL+`/ad" title="ad" style="width:20px;height:20px"></iframe>`))
 	// A third-origin page that opens the embed view as a popup: the view
 	// then runs as a page of its own, with no host to hear.
-	third.set("/opener", `<!doctype html><title>opener</title><button id="go" onclick="window.__popup = window.open('`+app.URL+`/embed', '_blank')">open</button>`)
+	third.set("/opener", `<!doctype html><title>opener</title><button id="go" onclick="window.__popup = window.open('`+app.URL+`/embed.html', '_blank')">open</button>`)
 
 	b := newBrowser(t, 1280, 800)
 	b.do(t, 30*time.Second, "third-origin page", chromedp.Navigate(third.URL+"/opener"))
-	popupID := chromedp.WaitNewTarget(b.ctx, func(i *target.Info) bool { return strings.HasPrefix(i.URL, app.URL+"/embed") })
+	popupID := chromedp.WaitNewTarget(b.ctx, func(i *target.Info) bool { return strings.HasPrefix(i.URL, app.URL+"/embed.html") })
 	b.do(t, 10*time.Second, "open the popup", chromedp.Click(chromedp.ID("go")))
 	var id target.ID
 	select {
@@ -749,7 +761,7 @@ func TestEmbed_Screenshots(t *testing.T) {
 				shot(t, b, "embed-"+dev.name+"-"+scheme+"-launcher")
 				clickLauncher(t, b)
 				waitJS(t, b, 5*time.Second, "panel open", `window.tinyRAG.isOpen()`)
-				waitFor(t, 15*time.Second, "the panel loads /embed", func() bool { return len(reqs.matching(srv.URL+"/embed?")) > 0 })
+				waitFor(t, 15*time.Second, "the panel loads embed.html", func() bool { return len(reqs.matching(srv.URL+"/embed.html?")) > 0 })
 				waitFor(t, 60*time.Second, "the panel's requests finish", reqs.idle)
 				shot(t, b, "embed-"+dev.name+"-"+scheme+"-open")
 			})
@@ -780,7 +792,7 @@ func shot(t *testing.T, b *browser, name string) {
 func TestEmbed_ViewStartsAndAnswersOfflineAfterOneVisit(t *testing.T) {
 	srv := startServer(t, "--llm-probe=false")
 	b := newBrowser(t, 420, 700)
-	const page = "/embed?greeting=Hello+offline+reader&theme=light"
+	const page = "/embed.html?greeting=Hello+offline+reader&theme=light"
 	b.do(t, 60*time.Second, "open the embedded view", chromedp.Navigate(srv.URL+page),
 		chromedp.WaitVisible(`#shell[data-ready="true"]`))
 	waitWorker(t, b)
@@ -812,23 +824,14 @@ func TestEmbed_StaticSiteChecksItsEmbeddingPageItself(t *testing.T) {
 	site.deploy(t, "--embed-origins", host.URL, "--embed-host-submit")
 	app := site.URL + "/sub"
 	host.set("/", hostPage(app, "Host", ""))
-	third.set("/wrap", `<!doctype html><title>foreign</title><iframe id="f" src="`+app+`/embed" style="width:400px;height:600px"></iframe>`)
+	third.set("/wrap", `<!doctype html><title>foreign</title><iframe id="f" src="`+app+`/embed.html" style="width:400px;height:600px"></iframe>`)
 
 	b := newBrowser(t, 1280, 800)
 	openHost(t, b, host.URL+"/")
 	eval[bool](t, b, recordHostMessages)
 	eval[bool](t, b, `(tinyRAG.ask("When should I prune the apple trees?"), true)`)
 	waitJS(t, b, 90*time.Second, "the host receives the answer", `window.__got.answers.length > 0`)
-	var got struct {
-		Answers []struct {
-			Answer    string
-			Citations []struct{ Title, Source string }
-		}
-		Errors []string
-	}
-	if err := json.Unmarshal([]byte(eval[string](t, b, `JSON.stringify(window.__got)`)), &got); err != nil {
-		t.Fatal(err)
-	}
+	got := hostMessages(t, b)
 	if len(got.Errors) > 0 || len(got.Answers[0].Citations) == 0 || got.Answers[0].Citations[0].Title != "Winter pruning" {
 		t.Errorf("static site's answer to its allowed host: %+v, errors %q; want a citation of the pruning page", got.Answers, got.Errors)
 	}

@@ -57,7 +57,7 @@ func waitWorker(t *testing.T, b *browser) {
 	t.Helper()
 	waitJS(t, b, 60*time.Second, "service worker in control", `navigator.serviceWorker.controller !== null`)
 	waitJS(t, b, 30*time.Second, "version cache present",
-		`(async () => (await caches.keys()).includes("tinyrag-" + window.tinyragPWA.version))()`)
+		`(async () => (await caches.keys()).includes(await `+versionCache+`))()`)
 	waitOfflineReady(t, b)
 }
 
@@ -104,8 +104,18 @@ func checkInstallable(t *testing.T, b *browser) *page.WebAppManifest {
 }
 
 // versionCaches lists the page origin's Cache Storage without the site
-// data's cache (kept across versions): the caches of app versions.
-const versionCaches = `(async () => (await caches.keys()).filter((k) => k !== "tinyrag-site").sort().join(","))()`
+// data's caches (kept across versions): the caches of app versions.
+const versionCaches = `(async () => (await caches.keys()).filter((k) => !k.endsWith("-site")).sort().join(","))()`
+
+// cachePrefix is, in the page, how the worker in charge names its caches:
+// for its scope (server/pwa/worker.js), "tinyrag-" at the origin's root,
+// "tinyrag@/sub/-" in /sub/.
+const cachePrefix = `(async () => {
+  const p = new URL((await navigator.serviceWorker.getRegistration()).scope).pathname;
+  return p === "/" ? "tinyrag-" : "tinyrag@" + p + "-"; })()`
+
+// versionCache is, in the page, the name of its version's cache.
+const versionCache = `(async () => (await ` + cachePrefix + `) + window.tinyragPWA.version)()`
 
 // cacheNames lists the app versions' caches (versionCaches).
 func cacheNames(t *testing.T, b *browser) string {

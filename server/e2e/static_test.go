@@ -57,21 +57,29 @@ func withCORS(next http.Handler) http.Handler {
 	})
 }
 
-// staticSite builds a bundle from the orchard pages with `tinyrag bundle`
-// and the app with `tinyrag static --base /kb/`, and serves both with Go's
-// plain file server: the app under /kb/, the pages under /docs/.
-func staticSite(t *testing.T, llmURL string) *httptest.Server {
+// orchardBundle writes the orchard pages into tmp/docs and bundles them
+// with `tinyrag bundle` into the folder tmp/orchard, cited under /docs/.
+func orchardBundle(t *testing.T, tmp string) (pages, bundleDir string) {
 	t.Helper()
-	tmp := t.TempDir()
-	pages := filepath.Join(tmp, "docs")
+	pages = filepath.Join(tmp, "docs")
 	os.MkdirAll(pages, 0o755)
 	for name, body := range orchardPages {
 		if err := os.WriteFile(filepath.Join(pages, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	bundleFile := filepath.Join(tmp, "orchard.tinyrag")
-	run(t, binPath, "bundle", "-o", bundleFile, "-title", "Orchard handbook", "-prefix", "/docs/", pages)
+	bundleDir = filepath.Join(tmp, "orchard")
+	run(t, binPath, "bundle", "-o", bundleDir, "-title", "Orchard handbook", "-prefix", "/docs/", pages)
+	return pages, bundleDir
+}
+
+// staticSite builds a bundle from the orchard pages with `tinyrag bundle`
+// and the app with `tinyrag static --base /kb/`, and serves both with Go's
+// plain file server: the app under /kb/, the pages under /docs/.
+func staticSite(t *testing.T, llmURL string) *httptest.Server {
+	t.Helper()
+	tmp := t.TempDir()
+	pages, bundleFile := orchardBundle(t, tmp)
 	out := filepath.Join(tmp, "site")
 	run(t, binPath, "static", "-o", out, "--base", "/kb/", "--bundle", bundleFile, "--llm-url", llmURL)
 	return serveStatic(t, out, pages)
@@ -90,6 +98,15 @@ func serveStatic(t *testing.T, app, pages string) *httptest.Server {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// citationLink opens the citation sel picks and returns where its dialog
+// links.
+func citationLink(t *testing.T, b *browser, sel string) string {
+	t.Helper()
+	b.do(t, 5*time.Second, "open citation", chromedp.Click(chromedp.CSS(sel)))
+	waitJS(t, b, 5*time.Second, "citation links to the page", `document.getElementById("cite-link")`)
+	return eval[string](t, b, `document.getElementById("cite-link").href`)
 }
 
 func run(t *testing.T, name string, args ...string) {
@@ -115,7 +132,8 @@ func TestStaticSite_UnderASubPathAnswersFromTheBundleThroughADirectModel(t *test
 	// Site knowledge is there on the first visit, read-only, apart from
 	// the visitor's (empty) sources.
 	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
-	waitJS(t, b, 10*time.Second, "site knowledge listed", `document.querySelectorAll("#site-knowledge .site-doc").length === 3`)
+	waitJS(t, b, 10*time.Second, "site knowledge listed", `(document.querySelector("#site-knowledge .site-bundle") || {}).innerText.includes("3 documents")`)
+	waitJS(t, b, 10*time.Second, "site knowledge ready", `!!document.querySelector('#site-knowledge [data-site="ready"]')`)
 	if txt := eval[string](t, b, `document.getElementById("site-knowledge").innerText`); !strings.Contains(txt, "Orchard handbook") || !strings.Contains(strings.ToLower(txt), "read-only") {
 		t.Errorf("site knowledge panel: %q", txt)
 	}
@@ -135,9 +153,7 @@ func TestStaticSite_UnderASubPathAnswersFromTheBundleThroughADirectModel(t *test
 	b.do(t, 5*time.Second, "back to chats", chromedp.Click(chromedp.ID("tab-chats")))
 	ask(t, b, "[site] When should I prune?")
 	waitJS(t, b, 20*time.Second, "answer with citation", `document.querySelector(".msg.assistant .citation") && `+lastAnswer+`.includes("late winter")`)
-	b.do(t, 5*time.Second, "open citation", chromedp.Click(chromedp.CSS(".msg.assistant .citation")))
-	waitJS(t, b, 5*time.Second, "citation links to the page", `document.getElementById("cite-link")`)
-	if href := eval[string](t, b, `document.getElementById("cite-link").href`); href != site.URL+"/docs/pruning.html" {
+	if href := citationLink(t, b, ".msg.assistant .citation"); href != site.URL+"/docs/pruning.html" {
 		t.Errorf("citation links to %q, want %q", href, site.URL+"/docs/pruning.html")
 	}
 	if reqs := llm.Requests(); len(reqs) < 2 || reqs[0] != "[site]/0" {

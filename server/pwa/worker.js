@@ -25,16 +25,21 @@
 'use strict';
 
 const VERSION = {{VERSION}};
-const CACHE_PREFIX = 'tinyrag-';
-const CACHE = CACHE_PREFIX + VERSION;
-// The site's data changes with the site's content, not with the app's
-// version: its own cache, kept when a new version activates.
-const SITE_CACHE = CACHE_PREFIX + 'site';
 // Paths relative to the worker's scope ('' is the page itself), with the
 // hex SHA-256 of each file's bytes.
 const ASSETS = {{ASSETS}};
 
 const scope = new URL(self.registration.scope);
+// Cache Storage belongs to the origin, which may hold copies of the app
+// in several folders, each under a worker of its own (two projects on one
+// GitHub Pages host, a docs site's versions): a worker's caches carry its
+// scope, and it deletes only its own. At the origin's root they are
+// tinyrag-<version> and tinyrag-site; in /docs/kb/, tinyrag@/docs/kb/-….
+const CACHE_PREFIX = scope.pathname === '/' ? 'tinyrag-' : 'tinyrag@' + scope.pathname + '-';
+const CACHE = CACHE_PREFIX + VERSION;
+// The site's data changes with the site's content, not with the app's
+// version: its own cache, kept when a new version activates.
+const SITE_CACHE = CACHE_PREFIX + 'site';
 const abs = (path) => new URL(path, scope).href;
 const precached = new Map(ASSETS.map((a) => [abs(a.path), a]));
 const CONFIG = abs('tinyrag.json');
@@ -345,9 +350,11 @@ function bundleURLs(text) {
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) {
-      // Older versions of ours, and go-app's worker's "app-<version>" from
-      // before this worker replaced it.
-      if ((key.startsWith(CACHE_PREFIX) && key !== CACHE && key !== SITE_CACHE) || key.startsWith('app-')) {
+      // Older versions of ours, and (at the root, where `tinyrag serve`
+      // ran it) go-app's worker's "app-<version>" from before this worker
+      // replaced it.
+      const ours = key.startsWith(CACHE_PREFIX) && key !== CACHE && key !== SITE_CACHE;
+      if (ours || (scope.pathname === '/' && key.startsWith('app-'))) {
         await caches.delete(key);
       }
     }

@@ -6,14 +6,14 @@
 // only builds for js/wasm, where those parts exist.
 //
 // The page decides which controller: the full app, or the embedded view
-// (/embed) with stores of its own, named for the page that embeds it, and
+// (embed.html) with stores of its own, named for the page that embeds it, and
 // only after that page was found allowed by the site's tinyrag.json.
 package main
 
 import (
 	"context"
 	"net/url"
-	"strings"
+	"syscall/js"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -34,9 +34,11 @@ func main() {
 		page := app.Window().URL()
 		origin := *page
 		origin.Path, origin.RawQuery, origin.Fragment = "", "", ""
-		// The site's base path: a static site may live in a sub-folder,
-		// with tinyrag.json next to its index.html.
-		root := strings.TrimRight(app.Getenv("GOAPP_ROOT_PREFIX"), "/") + "/"
+		// The site's base path: a static site may live in any folder, with
+		// tinyrag.json next to its index.html. go-app's router is told the
+		// same base, found here at run time.
+		root := ui.BasePath(page, app.Getenv("GOAPP_ROOT_PREFIX"))
+		useRoot(root)
 		deps := ui.Deps{
 			Origin:    origin.String(),
 			ConfigURL: origin.String() + root + siteconfig.FileName,
@@ -47,7 +49,7 @@ func main() {
 		}
 		// The file importers too (their default URLs assume the site's root).
 		importrun.WorkerScript = root + "web/importer-worker.js?exec=" + url.QueryEscape(root+"wasm_exec.js")
-		if strings.TrimSuffix(page.Path, "/") == strings.TrimSuffix(root, "/")+ui.EmbedPath {
+		if ui.IsEmbedPage(page.Path, root) {
 			pages = embedPages(deps, page.Query())
 		} else {
 			deps.OpenChats = func(ctx context.Context) (chats.Store, error) { return chats.OpenIDB(ctx) }
@@ -99,4 +101,32 @@ func embedPages(deps ui.Deps, q url.Values) ui.Pages {
 		p.EmbedListen = func(chat embed.Chat) (*embed.Bridge, error) { return embed.Listen(embedder, policy, chat) }
 	}
 	return p
+}
+
+// useRoot makes go-app route by the base found at run time. go-app reads
+// GOAPP_ROOT_PREFIX (to strip it from the page's path before matching a
+// route) and GOAPP_STATIC_RESOURCES_URL through the page's goappGetenv on
+// every call; a static build that works from any folder has "./" there,
+// which matches no path. The page's own function answers everything else.
+func useRoot(root string) {
+	g := js.Global()
+	getenv := g.Get("goappGetenv")
+	if getenv.Type() != js.TypeFunction {
+		return // not go-app's page (a test harness): nothing to route
+	}
+	g.Set("goappGetenv", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 1 && args[0].Type() == js.TypeString {
+			switch args[0].String() {
+			case "GOAPP_ROOT_PREFIX":
+				return root
+			case "GOAPP_STATIC_RESOURCES_URL":
+				return root + "web"
+			}
+		}
+		in := make([]any, len(args))
+		for i, a := range args {
+			in[i] = a
+		}
+		return getenv.Invoke(in...)
+	}))
 }

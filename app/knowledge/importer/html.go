@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"fmt"
 	"strings"
 
 	readability "codeberg.org/readeck/go-readability/v2"
@@ -16,26 +17,69 @@ const (
 	maxReadabilityDepth    = 256
 )
 
-// convertHTML extracts the readable text of an HTML page: the article found
-// by readability, or all visible body text when readability finds none. The
-// output never contains markup; scripts, styles and hidden elements are dropped.
+// The site owner's say in what is indexed, as Pagefind's data-pagefind-body,
+// data-pagefind-ignore and data-pagefind-meta="title" give it: attributes
+// in the page's own markup, so they travel with every copy of the page.
+const (
+	// attrBody marks the page's content: when any element carries it, the
+	// text of every marked element is indexed, in document order, and
+	// nothing else (readability is not asked).
+	attrBody = "data-tinyrag-body"
+	// attrIgnore drops an element and everything in it (navigation,
+	// footers, cookie banners), with or without attrBody on the page.
+	attrIgnore = "data-tinyrag-ignore"
+	// attrTitle names the document's title: the attribute's value, or the
+	// element's text when the value is empty. Without it the title is the
+	// page's <title>.
+	attrTitle = "data-tinyrag-title"
+)
+
+// convertHTML extracts the readable text of an HTML page: the elements the
+// page marks with attrBody, or else the article found by readability, or
+// all visible body text when readability finds none; elements marked with
+// attrIgnore never count. The output never contains markup; scripts,
+// styles and hidden elements are dropped.
 func convertHTML(name, src string) (Document, error) {
 	root, err := html.Parse(strings.NewReader(src))
 	if err != nil {
 		// The tree builder refuses pathological nesting (more than 512
 		// open elements); the tokenizer has no such limit and still yields
-		// the text, so the page is not lost.
+		// the text, so the page is not lost (without a tree, the marking
+		// attributes are not read).
 		return tokenizeHTML(src), nil
 	}
 	info := inspectHTML(root)
+	for _, n := range info.ignored {
+		n.Parent.RemoveChild(n)
+	}
 	doc := Document{Title: info.title, Language: info.lang}
+	if info.markedTitle != "" {
+		doc.Title = info.markedTitle
+	}
+
+	if len(info.bodies) > 0 {
+		var parts []string
+		for _, n := range info.bodies {
+			if t := strings.TrimSpace(renderText(n)); t != "" {
+				parts = append(parts, t)
+			}
+		}
+		if len(parts) == 0 {
+			return Document{}, fmt.Errorf("%s: %w in the elements marked %s", name, ErrEmpty, attrBody)
+		}
+		doc.Text = strings.Join(parts, "\n\n")
+		if doc.Title == "" {
+			doc.Title = info.h1
+		}
+		return doc, nil
+	}
 
 	if info.elements <= maxReadabilityElements && info.depth <= maxReadabilityDepth {
 		parser := readability.NewParser()
 		article, err := parser.ParseDocument(root, nil)
 		if err == nil && article.Node != nil {
 			doc.Text = renderText(article.Node)
-			if t := collapseSpace(article.Title()); t != "" {
+			if t := collapseSpace(article.Title()); t != "" && info.markedTitle == "" {
 				doc.Title = t
 			}
 			if doc.Language == "" {
@@ -58,24 +102,50 @@ func convertHTML(name, src string) (Document, error) {
 type htmlInfo struct {
 	title, h1, lang string
 	elements, depth int
+	// markedTitle is the title an attrTitle element names.
+	markedTitle string
+	// bodies are the outermost elements marked attrBody, in document
+	// order; ignored are the outermost marked attrIgnore. Nothing inside
+	// an ignored element is read.
+	bodies, ignored []*html.Node
 }
 
-// inspectHTML reads the metadata and measures size and depth in one
-// iterative pass (deeply nested hostile markup must not blow the stack).
+// inspectHTML reads the metadata and the site owner's marks and measures
+// size and depth in one iterative pass (deeply nested hostile markup must
+// not blow the stack).
 func inspectHTML(root *html.Node) htmlInfo {
 	var info htmlInfo
-	depth := 0
+	depth, inBody := 0, 0
 	walk(root, func(n *html.Node, entering bool) bool {
 		if n.Type != html.ElementNode {
 			return true
 		}
 		if !entering {
 			depth--
+			if hasAttr(n, attrBody) && !hasAttr(n, attrIgnore) {
+				inBody--
+			}
 			return true
 		}
 		depth++
 		info.elements++
 		info.depth = max(info.depth, depth)
+		if hasAttr(n, attrIgnore) {
+			info.ignored = append(info.ignored, n)
+			return false
+		}
+		if hasAttr(n, attrBody) {
+			if inBody == 0 {
+				info.bodies = append(info.bodies, n)
+			}
+			inBody++
+		}
+		if info.markedTitle == "" && hasAttr(n, attrTitle) {
+			info.markedTitle = collapseSpace(attr(n, attrTitle))
+			if info.markedTitle == "" {
+				info.markedTitle = collapseSpace(textOf(n))
+			}
+		}
 		switch tagAtom(n) {
 		case atom.Html:
 			info.lang = strings.TrimSpace(attr(n, "lang"))
@@ -115,6 +185,16 @@ func walk(root *html.Node, visit func(n *html.Node, entering bool) bool) {
 			n = n.Parent
 		}
 	}
+}
+
+// hasAttr reports whether n carries the attribute key, with any value.
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && strings.EqualFold(a.Key, key) {
+			return true
+		}
+	}
+	return false
 }
 
 func attr(n *html.Node, key string) string {

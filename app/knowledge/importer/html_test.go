@@ -165,3 +165,112 @@ func TestImport_HTMLMetaCharsetHonouredForLegacyBytes(t *testing.T) {
 		t.Errorf("Text = %q, want Привет decoded from windows-1251", doc.Text)
 	}
 }
+
+// The site owner decides what is indexed with attributes in the page:
+// data-tinyrag-body marks the content (every marked element, in document
+// order, and nothing else), data-tinyrag-ignore drops an element wherever
+// it is, data-tinyrag-title names the title; without data-tinyrag-body
+// readability chooses, as before.
+func TestImport_HTMLSiteOwnerMarksTheBodyAndWhatToIgnore(t *testing.T) {
+	chrome := `<nav>NAVLINK Home · Pricing · Blog</nav>`
+	footer := `<footer data-tinyrag-ignore>FOOTERTEXT © Orchard Co-op · Imprint</footer>`
+	tests := []struct {
+		name      string
+		in        string
+		want      []string // in this order
+		notWanted []string
+		wantTitle string
+		wantErr   error
+	}{
+		{
+			name: "marked body, nav and footer ignored",
+			in: `<html><head><title>Winter pruning | Orchard</title></head><body>
+<nav data-tinyrag-ignore>NAVLINK Home · Pricing</nav>
+<div class="cookie" data-tinyrag-ignore>COOKIEBANNER We use cookies.</div>
+<main data-tinyrag-body><h1>Winter pruning</h1><p>Prune in late winter, while the buds are dormant.</p>
+<aside data-tinyrag-ignore>SIDEBAR Related posts</aside><p>Remove crossing branches first.</p></main>
+<p>OUTSIDE text after the main element.</p>` + footer + `</body></html>`,
+			want:      []string{"Winter pruning", "Prune in late winter, while the buds are dormant.", "Remove crossing branches first."},
+			notWanted: []string{"NAVLINK", "COOKIEBANNER", "SIDEBAR", "OUTSIDE", "FOOTERTEXT"},
+			wantTitle: "Winter pruning | Orchard",
+		},
+		{
+			name: "script and markup inside the marked body come out as text",
+			in: `<html><head><title>Embedding</title></head><body>` + chrome + `
+<article data-tinyrag-body><p>Put <code>&lt;script src="embed.js"&gt;&lt;/script&gt;</code> into <b>every</b> page &amp; done.</p>
+<script>window.SECRETSCRIPT = 1</script><style>.x{color:red}</style><template>TEMPLATE</template>
+<pre>if a &lt; b {
+  return</pre></article></body></html>`,
+			want:      []string{`Put <script src="embed.js"></script> into every page & done.`, "if a < b {\n  return"},
+			notWanted: []string{"SECRETSCRIPT", "color:red", "TEMPLATE", "NAVLINK", "<b>", "&lt;", "&amp;"},
+			wantTitle: "Embedding",
+		},
+		{
+			name: "several marked elements, all in document order, nested marks once",
+			in: `<body><section data-tinyrag-body><p>FIRST part.</p><div data-tinyrag-body><p>NESTED part.</p></div></section>
+<p>BETWEEN unmarked.</p><div data-tinyrag-body><p>SECOND part.</p></div>
+<div data-tinyrag-ignore data-tinyrag-body><p>IGNOREDBODY</p></div></body>`,
+			want:      []string{"FIRST part.", "NESTED part.", "SECOND part."},
+			notWanted: []string{"BETWEEN", "IGNOREDBODY"},
+		},
+		{
+			name: "the title an element names, its value or its text",
+			in: `<html><head><title>Orchard Co-op — Handbook — Storing pears</title></head><body>
+<main data-tinyrag-body><h1 data-tinyrag-title>Storing  pears</h1><p>Store pears at one degree.</p></main></body></html>`,
+			want:      []string{"Storing pears", "Store pears at one degree."},
+			wantTitle: "Storing pears",
+		},
+		{
+			name:      "the title from the attribute's value, no marked body",
+			in:        `<html><head><title>Site — Page</title></head><body><meta data-tinyrag-title="Pears in storage"><p>Store pears at one degree and ninety percent humidity.</p></body></html>`,
+			want:      []string{"Store pears at one degree"},
+			wantTitle: "Pears in storage",
+		},
+		{
+			name: "no marked body: readability as before, ignored parts still dropped",
+			in: `<html><head><title>Bergtouren im Herbst</title></head><body>` + chrome + `<article><h1>Bergtouren im Herbst</h1>
+<p>Der Herbst ist die schönste Zeit für Bergtouren. Die Luft ist klar, die Hütten sind weniger voll und die Farben der Lärchen leuchten golden.</p>
+<p data-tinyrag-ignore>ADVERT Buy boots now, buy boots now, buy boots now, buy boots now.</p>
+<p>Wichtig ist eine gute Planung: Die Tage werden kürzer, und viele Hütten schließen Ende September.</p></article>` + footer + `</body></html>`,
+			want:      []string{"schönste Zeit für Bergtouren", "Wichtig ist eine gute Planung"},
+			notWanted: []string{"ADVERT", "FOOTERTEXT", "NAVLINK"},
+			wantTitle: "Bergtouren im Herbst",
+		},
+		{
+			name:    "a marked body without text is refused, not replaced by the rest",
+			in:      `<body><p>Plenty of text outside the marked element.</p><main data-tinyrag-body><script>x()</script></main></body>`,
+			wantErr: ErrEmpty,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := Import("page.html", []byte(tt.in))
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) || !strings.Contains(err.Error(), "data-tinyrag-body") {
+					t.Fatalf("err %v, want %v naming data-tinyrag-body", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			at := 0
+			for _, w := range tt.want {
+				i := strings.Index(doc.Text[at:], w)
+				if i < 0 {
+					t.Errorf("Text lacks %q after offset %d:\n%q", w, at, doc.Text)
+					continue
+				}
+				at += i + len(w)
+			}
+			for _, n := range tt.notWanted {
+				if strings.Contains(doc.Text, n) {
+					t.Errorf("Text contains %q:\n%q", n, doc.Text)
+				}
+			}
+			if tt.wantTitle != "" && doc.Title != tt.wantTitle {
+				t.Errorf("Title = %q, want %q", doc.Title, tt.wantTitle)
+			}
+		})
+	}
+}

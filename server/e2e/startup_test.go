@@ -1,0 +1,161 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/tracing"
+	"github.com/chromedp/chromedp"
+)
+
+// traceEvent is one Chromium trace event, as far as these tests read it.
+type traceEvent struct {
+	Name string          `json:"name"`
+	Ts   float64         `json:"ts"` // µs on the browser's monotonic clock, as the Network events' seconds
+	Args json.RawMessage `json:"args"`
+}
+
+// wasmLoad is what one page load did with app.wasm: the network's requests
+// for it and V8's wasm trace events (category v8.wasm).
+type wasmLoad struct {
+	mu       sync.Mutex
+	page     float64 // the page's request, seconds
+	requests []*network.EventRequestWillBeSent
+	mime     map[network.RequestID]string
+	finished map[network.RequestID]float64 // seconds
+	events   []traceEvent
+	complete chan struct{}
+}
+
+// traceWasmLoad loads url in b, on a line throttled to bytesPerSec, until
+// the app is ready, recording the page's requests and V8's wasm trace
+// events.
+func traceWasmLoad(t *testing.T, b *browser, url string, bytesPerSec float64) *wasmLoad {
+	t.Helper()
+	l := &wasmLoad{mime: map[network.RequestID]string{}, finished: map[network.RequestID]float64{}, complete: make(chan struct{})}
+	ctx, stop := context.WithCancel(b.ctx)
+	defer stop()
+	if err := chromedp.Listen(ctx, func(ev any) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			if e.Type == network.ResourceTypeDocument && l.page == 0 {
+				l.page = float64(e.Timestamp)
+			}
+			if strings.HasSuffix(e.Request.URL, "/web/app.wasm") {
+				l.requests = append(l.requests, e)
+			}
+		case *network.EventResponseReceived:
+			l.mime[e.RequestID] = e.Response.MimeType
+		case *network.EventLoadingFinished:
+			l.finished[e.RequestID] = float64(e.Timestamp)
+		case *tracing.EventDataCollected:
+			for _, v := range e.Value {
+				var te traceEvent
+				if json.Unmarshal(v, &te) == nil && strings.HasPrefix(te.Name, "wasm.") {
+					l.events = append(l.events, te)
+				}
+			}
+		case *tracing.EventTracingComplete:
+			close(l.complete)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	setNetwork(t, b, false, bytesPerSec, 0)
+	b.do(t, 10*time.Second, "start tracing", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, tracing.Start, tracing.StartParams{
+			TransferMode: tracing.StartTransferModeReportEvents,
+			TraceConfig:  &tracing.TraceConfig{IncludedCategories: []string{"v8.wasm"}},
+		})
+		return err
+	}))
+	openApp(t, b, url)
+	b.do(t, 10*time.Second, "end tracing", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, tracing.End, cdp.Empty{})
+		return err
+	}))
+	select {
+	case <-l.complete:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the trace did not complete within 30s")
+	}
+	return l
+}
+
+// On `tinyrag serve` and on a plain static host alike, app.wasm is
+// requested by the page's <link rel=preload> as the HTML is parsed (one
+// request: go-app's app.js takes the preloaded response instead of
+// fetching again), is served as application/wasm, and V8 compiles it while
+// it streams: its bytes reach WebAssembly's streaming compiler
+// (instantiateStreaming) in several parts, the first before the download
+// has finished. The line is throttled so that the download takes a
+// second or more, as on a first visit over a real network: on loopback the
+// preload can finish before app.js even runs, and then there is nothing
+// left to overlap.
+func TestStartup_WasmIsPreloadedWithThePageAndCompiledWhileItStreams(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		url  func(t *testing.T) string
+		line float64 // bytes per second: about 1.5 s for the bytes sent
+	}{
+		// brotli, 3 MB
+		{"serve", func(t *testing.T) string { return startServer(t, "--llm-probe=false").URL + "/" }, 2 << 20},
+		// as it is, 16 MB: a plain host does not use the .br sibling
+		{"static site on a plain host", func(t *testing.T) string { return siteAnywhere(t).URL + anywherePath }, 10 << 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := tc.url(t)
+			b := newBrowser(t, 1280, 800)
+			l := traceWasmLoad(t, b, url, tc.line)
+			l.mu.Lock()
+			defer l.mu.Unlock()
+
+			if len(l.requests) != 1 {
+				t.Fatalf("app.wasm requested %d times, want once (the preload, taken over by app.js)", len(l.requests))
+			}
+			req := l.requests[0]
+			if req.Initiator == nil || req.Initiator.Type != network.InitiatorTypeParser {
+				t.Errorf("app.wasm requested by %+v, want the parser (the page's preload), not a script", req.Initiator)
+			}
+			if m := l.mime[req.RequestID]; m != "application/wasm" {
+				t.Errorf("app.wasm served as %q, want application/wasm (streaming compilation needs it)", m)
+			}
+			done := l.finished[req.RequestID]
+			if done == 0 {
+				t.Fatal("app.wasm's download never finished")
+			}
+
+			var streaming, finish int
+			var parts []traceEvent
+			for _, e := range l.events {
+				switch e.Name {
+				case "wasm.StartStreamingCompilation":
+					streaming++
+				case "wasm.OnBytesReceived":
+					parts = append(parts, e)
+				case "wasm.FinishStreaming":
+					finish++
+				}
+			}
+			if streaming != 1 || finish != 1 {
+				t.Fatalf("streaming compilations started %d, finished %d; want one each (trace: %d wasm events)", streaming, finish, len(l.events))
+			}
+			if len(parts) < 2 {
+				t.Fatalf("V8 received the module in %d parts, want it while it streams", len(parts))
+			}
+			if first := parts[0].Ts / 1e6; first >= done {
+				t.Errorf("V8 received its first bytes %.0f ms after the download finished, want them before", (first-done)*1000)
+			}
+			t.Logf("app.wasm requested %.0f ms after the page, downloaded %.0f ms later; V8 compiled it in %d parts, the first %.0f ms before the download ended",
+				(float64(req.Timestamp)-l.page)*1000, (done-float64(req.Timestamp))*1000, len(parts), (done-parts[0].Ts/1e6)*1000)
+		})
+	}
+}
