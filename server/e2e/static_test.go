@@ -132,7 +132,7 @@ func TestStaticSite_UnderASubPathAnswersFromTheBundleThroughADirectModel(t *test
 	// Site knowledge is there on the first visit, read-only, apart from
 	// the visitor's (empty) sources.
 	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
-	waitJS(t, b, 10*time.Second, "site knowledge listed", `(document.querySelector("#site-knowledge .site-bundle") || {}).innerText.includes("3 documents")`)
+	waitJS(t, b, 10*time.Second, "site knowledge listed", `(document.querySelector("#site-knowledge .site-bundle") || {innerText: ""}).innerText.includes("3 documents")`)
 	waitJS(t, b, 10*time.Second, "site knowledge ready", `!!document.querySelector('#site-knowledge [data-site="ready"]')`)
 	if txt := eval[string](t, b, `document.getElementById("site-knowledge").innerText`); !strings.Contains(txt, "Orchard handbook") || !strings.Contains(strings.ToLower(txt), "read-only") {
 		t.Errorf("site knowledge panel: %q", txt)
