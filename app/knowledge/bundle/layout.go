@@ -199,7 +199,7 @@ func verify(name string, data []byte) error {
 	want, _, _ = strings.Cut(want, ".")
 	sum := sha256.Sum256(data)
 	if got := hex.EncodeToString(sum[:])[:nameLen]; got != want {
-		return fmt.Errorf("%w: %s has content %s", ErrDamaged, name, got)
+		return fmt.Errorf("%w: %s is not the file its name says (content %s)", ErrDamaged, name, got)
 	}
 	return nil
 }

@@ -190,7 +190,7 @@ func (p *Partial) Error() string {
 	for i, e := range p.Failed {
 		msgs[i] = e.Error()
 	}
-	return "part of the site's knowledge could not be searched: " + strings.Join(msgs, "; ")
+	return "Part of the site's knowledge could not be searched — " + strings.Join(msgs, "; ")
 }
 
 // Retrieve implements tool.Retriever.
@@ -213,13 +213,10 @@ func (k *Knowledge) IsSite(docID string) bool {
 	return false
 }
 
-// bundleSearcher names the bundle in the errors of its searches.
+// bundleSearcher searches one bundle.
 type bundleSearcher struct{ b *Bundle }
 
 func (s *bundleSearcher) Search(ctx context.Context, q string, opt knowledge.SearchOptions) ([]knowledge.Hit, error) {
-	hits, err := s.b.Index.Search(ctx, q, opt)
-	if err != nil {
-		return nil, &Error{URL: s.b.Source.URL, Err: err}
-	}
-	return hits, nil
+	// The bundle's errors name it by its title already.
+	return s.b.Index.Search(ctx, q, opt)
 }
