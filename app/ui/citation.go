@@ -76,7 +76,7 @@ func (d *CitationDialog) Render() app.UI {
 			}).Body(
 			app.Header().Class("modal-head").Body(
 				app.H2().ID("cite-title").Text(c.Title),
-				app.Button().Class("icon-btn").ID("cite-close").Type("button").Aria("label", T(l, "close")).AutoFocus(true).Text("✕").OnClick(closeFn),
+				app.Button().Class("icon-btn").ID("cite-close").Type("button").Aria("label", T(l, "close")).AutoFocus(true).Body(icon("close")).OnClick(closeFn),
 			),
 			app.P().Class("cite-source").Body(app.Code().Text(c.Source), app.Span().Text(" · "+c.ChunkID),
 				app.If(d.Ctrl.CiteLink(c) != "", func() app.UI {

@@ -207,7 +207,7 @@ func (e *EmbedView) Render() app.UI {
 		app.Main().Class("main").Aria("label", T(l, "conversation")).Body(
 			app.If(len(e.thread.Messages) > 0 && !e.thread.Busy, func() app.UI {
 				return app.Div().Class("embed-bar").Body(
-					app.Button().Class("btn small").ID("embed-new").Type("button").Text("+ " + T(l, "new_conversation")).
+					app.Button().Class("btn small").ID("embed-new").Type("button").Body(icon("plus"), app.Span().Text(T(l, "new_conversation"))).
 						OnClick(func(ctx app.Context, _ app.Event) {
 							e.Ctrl.NewChat()
 							ctx.Defer(func(app.Context) { focusByID(InputID) })

@@ -36,13 +36,13 @@ func (v *MessageView) Render() app.UI {
 	m := &v.Msg
 	if m.Role == chats.RoleUser {
 		return app.Article().Class("msg user").Aria("label", T(l, "you")).Attr("data-msg", v.Index).Body(
-			app.Div().Class("avatar").Aria("hidden", true).Text("🙂"),
+			app.Div().Class("avatar").Body(icon("user")),
 			app.Div().Class("bubble").Text(m.Content),
 		)
 	}
 	actions := app.Div().Class("msg-actions").Body(
 		app.Button().Class("icon-btn copy-answer").Type("button").Aria("label", T(l, "copy")).
-			Body(iconCopy(), app.Span().Text(copyLabel(l, v.copied))).
+			Body(icon("copy"), app.Span().Text(copyLabel(l, v.copied))).
 			OnClick(func(ctx app.Context, e app.Event) {
 				copyText(markdown.ToText(answerText(m)))
 				v.copied = true
@@ -50,7 +50,7 @@ func (v *MessageView) Render() app.UI {
 			}, app.EventScope(v.ChatID, v.Index)),
 		app.If(v.CanRegenerate, func() app.UI {
 			return app.Button().Class("icon-btn regenerate").Type("button").Aria("label", T(l, "regenerate")).
-				Body(app.Span().Aria("hidden", true).Text("↻"), app.Span().Text(T(l, "regenerate"))).
+				Body(icon("refresh"), app.Span().Text(T(l, "regenerate"))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if v.Ctrl.Regenerate() {
 						ctx.Defer(func(app.Context) { stickToBottom(true) })
@@ -71,7 +71,7 @@ func (v *MessageView) Render() app.UI {
 			OnClick(func(ctx app.Context, e app.Event) { openCitation(ctx, c) }, app.EventScope(v.ChatID, v.Index, c.ChunkID)))
 	}
 	return app.Article().Class("msg assistant").Aria("label", T(l, "assistant")).Attr("data-msg", v.Index).Body(
-		app.Div().Class("avatar").Aria("hidden", true).Text("✦"),
+		app.Div().Class("avatar").Body(icon("spark")),
 		app.Div().Class("bubble").Body(
 			v.renderAnswer(),
 			app.If(len(cites) > 0, func() app.UI {
@@ -155,9 +155,4 @@ func answerText(m *chats.Message) string {
 		return m.Answer
 	}
 	return markdown.StripToolBlocks(m.Content, mdCards(m))
-}
-
-// iconCopy is the copy symbol; no font has a glyph for it everywhere.
-func iconCopy() app.UI {
-	return app.Raw(`<svg class="icon" aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" stroke-width="1.5"><rect x="5.5" y="5.5" width="8" height="8" rx="1.5"/><path d="M10.5 3.5v-.5a1.5 1.5 0 0 0-1.5-1.5H4A1.5 1.5 0 0 0 2.5 3v5A1.5 1.5 0 0 0 4 9.5h.5"/></svg>`)
 }

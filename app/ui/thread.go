@@ -129,7 +129,7 @@ func (t *ThreadView) Render() app.UI {
 		if t.status.Notice != "" {
 			body = append(body, app.Div().Class("banner notice").Attr("role", "alert").Body(
 				app.Span().Text(t.status.Notice),
-				app.Button().Class("icon-btn").Type("button").Aria("label", T(l, "close")).Text("✕").
+				app.Button().Class("icon-btn").Type("button").Aria("label", T(l, "close")).Body(icon("close")).
 					OnClick(func(ctx app.Context, e app.Event) { t.Ctrl.DismissNotice() }),
 			))
 		}
@@ -138,7 +138,7 @@ func (t *ThreadView) Render() app.UI {
 	case len(t.thread.Messages) == 0 && t.Greeting != "":
 		body = append(body, app.Div().Class("thread").ID("thread").Body(
 			app.Article().Class("msg assistant greeting").Aria("label", T(l, "assistant")).Body(
-				app.Div().Class("avatar").Aria("hidden", true).Text("✦"),
+				app.Div().Class("avatar").Body(icon("spark")),
 				app.Div().Class("bubble").Body(app.P().ID("greeting").Text(t.Greeting)),
 			)))
 	case len(t.thread.Messages) == 0:

@@ -46,6 +46,6 @@ func (m *MenuButton) OnMount(ctx app.Context) { ctx.ObserveState(stateView, &m.v
 // Render implements app.Composer.
 func (m *MenuButton) Render() app.UI {
 	return app.Button().Class("icon-btn menu-btn").Type("button").Aria("label", T(m.Lang, "open_menu")).
-		Aria("expanded", m.view.NavOpen).Text("☰").
+		Aria("expanded", m.view.NavOpen).Body(icon("menu")).
 		OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = !v.NavOpen }) })
 }
