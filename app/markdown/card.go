@@ -86,6 +86,13 @@ func RenderAnswer(text string, cards []Card, opts Options) string {
 		out.WriteString(renderCard(*open, l, false))
 	}
 	out.WriteString(`</div>`)
+	if len(opts.CiteLinks) > 0 {
+		target := "_blank"
+		if opts.CiteTarget == "_top" {
+			target = "_top"
+		}
+		return linkCitations(out.String(), opts.CiteLinks, target)
+	}
 	return out.String()
 }
 

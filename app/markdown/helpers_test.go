@@ -74,6 +74,13 @@ func assertInert(t *testing.T, out string) *html.Node {
 				if err != nil || !(u.Scheme == "https" || u.Scheme == "http" || u.Scheme == "mailto") {
 					t.Errorf("link to %q must not be emitted:\n%s", a.Val, out)
 				}
+				if attr(n, "class") == "cite-ref" {
+					// The app's own link to a cited passage (Options.CiteLinks).
+					if attr(n, "rel") != "noopener" || (attr(n, "target") != "_blank" && attr(n, "target") != "_top") {
+						t.Errorf("citation link %q lacks rel/target: %v", a.Val, n.Attr)
+					}
+					break
+				}
 				if attr(n, "rel") != "noopener noreferrer nofollow" || attr(n, "target") != "_blank" {
 					t.Errorf("link %q lacks rel/target: %v", a.Val, n.Attr)
 				}
