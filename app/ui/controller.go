@@ -347,6 +347,11 @@ func copyMessage(m *chats.Message) chats.Message {
 		Route: m.Route, Telemetry: m.Telemetry, Error: m.Error, Streaming: m.Streaming, Stopped: m.Stopped, Offline: m.Offline}
 	v.Cards = slices.Clone(m.Cards)
 	v.Citations = slices.Clone(m.Citations)
+	v.Related, v.NoMatch = slices.Clone(m.Related), m.NoMatch
+	if m.Feedback != nil {
+		f := *m.Feedback
+		v.Feedback = &f
+	}
 	return v
 }
 
