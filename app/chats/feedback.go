@@ -55,4 +55,6 @@ func (f Feedback) Check() (Feedback, error) {
 type Related struct {
 	Title  string `json:"title"`
 	Source string `json:"source"`
+	// URL is the page's address when the answer ended.
+	URL string `json:"url,omitempty"`
 }

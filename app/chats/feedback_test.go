@@ -68,7 +68,7 @@ func TestChat_Markdown(t *testing.T) {
 	a.Streaming = false
 	a.Content = "Looking. <tool …>\nIn **late winter** [1]."
 	a.Citations = []Citation{{Title: "Winter pruning", Source: "/docs/pruning.html", ChunkID: "d#0", Text: "Prune in late winter."}, {Title: "Notes", Source: "notes.md"}}
-	a.Related = []Related{{Title: "Storing pears", Source: "/docs/storage.html"}}
+	a.Related = []Related{{Title: "Storing pears", Source: "/docs/storage.html", URL: "https://example.org/docs/storage.html"}}
 	a.Feedback = &Feedback{Rating: RatingDown, Reason: "missing_sources", Note: "Which\nvarieties?"}
 	c.AddQuestion("And plums?", time.Now())
 	c.Messages[3].Streaming = false
@@ -85,9 +85,9 @@ func TestChat_Markdown(t *testing.T) {
 			}
 			return "In **late winter** [1]."
 		},
-		Link: func(title, source, passage string) string {
-			if strings.HasPrefix(source, "/docs/") {
-				return "https://example.org" + source + map[bool]string{true: "#:~:text=Prune", false: ""}[passage != ""]
+		Link: func(c Citation) string {
+			if strings.HasPrefix(c.Source, "/docs/") {
+				return "https://example.org" + c.Source + "#:~:text=Prune"
 			}
 			return ""
 		},

@@ -16,8 +16,9 @@ type MarkdownOptions struct {
 	// Answer is an answer's text as a reader sees it (nil: Message.Answer,
 	// else the content).
 	Answer func(*Message) string
-	// Link is where a source links, "" for none (nil: none).
-	Link func(title, source, passage string) string
+	// Link is where a citation links, "" for none (nil: none). A related
+	// page links to its URL.
+	Link func(Citation) string
 }
 
 // Markdown writes the chat as a Markdown document: its title, then each
@@ -31,9 +32,9 @@ func (c *Chat) Markdown(o MarkdownOptions) string {
 		title = "tinyRAG"
 	}
 	fmt.Fprintf(&b, "# %s\n", oneLine(title))
-	link := func(title, source, passage string) string {
+	link := func(c Citation) string {
 		if o.Link != nil {
-			return o.Link(title, source, passage)
+			return o.Link(c)
 		}
 		return ""
 	}
@@ -52,13 +53,13 @@ func (c *Chat) Markdown(o MarkdownOptions) string {
 		if len(m.Citations) > 0 {
 			fmt.Fprintf(&b, "\n%s:\n\n", o.Sources)
 			for i, ct := range m.Citations {
-				fmt.Fprintf(&b, "%d. %s\n", i+1, mdLink(ct.Title, ct.Source, link(ct.Title, ct.Source, ct.Text)))
+				fmt.Fprintf(&b, "%d. %s\n", i+1, mdLink(ct.Title, ct.Source, link(ct)))
 			}
 		}
 		if len(m.Related) > 0 {
 			var rs []string
 			for _, r := range m.Related {
-				rs = append(rs, mdLink(r.Title, r.Source, link(r.Title, r.Source, "")))
+				rs = append(rs, mdLink(r.Title, r.Source, r.URL))
 			}
 			fmt.Fprintf(&b, "\n%s: %s\n", o.Related, strings.Join(rs, ", "))
 		}
@@ -86,7 +87,7 @@ func (c *Chat) Markdown(o MarkdownOptions) string {
 // mdLink writes a source as a Markdown link, or as its title and name
 // when it has no address.
 func mdLink(title, source, href string) string {
-	title = strings.NewReplacer("[", `\[`, "]", `\]`).Replace(oneLine(title))
+	title = strings.NewReplacer("[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`).Replace(oneLine(title))
 	if title == "" {
 		title = source
 	}

@@ -89,6 +89,9 @@ type Observer interface {
 	// Answered is a finished answer (stopped, failed or complete) to
 	// question, with its citations.
 	Answered(question string, m chats.Message)
+	// Feedback is the visitor's rating (m.Feedback) of an answer to
+	// question.
+	Feedback(question string, m chats.Message)
 }
 
 // Controller is the one place that touches the chat history, the

@@ -159,9 +159,20 @@ func (c *Controller) answer(actx context.Context, j answerJob, req engine.Reques
 	if err == nil {
 		cites = a.Citations()
 	}
+	// What to read next, and whether anything matched at all: the index's
+	// own search, no second model call (visitors pay for their own).
+	var rel []chats.Related
+	noMatch := false
+	if !stopped {
+		c.mu.Lock()
+		text := answerText(j.msg)
+		c.mu.Unlock()
+		rel, noMatch = c.related(j.rt, j.q, text, cites)
+	}
 	c.mu.Lock()
 	m := j.msg
 	m.Citations = cites
+	m.Related, m.NoMatch = rel, noMatch
 	m.Offline = offline
 	if stopped {
 		m.Stopped = true
