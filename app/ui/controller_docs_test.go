@@ -94,7 +94,9 @@ func TestController_AnswerListsRelatedPagesItDidNotCite(t *testing.T) {
 	model := &scriptedModel{reply: func(llm.Request, int) []string { return words("Prune in late winter [1].") }}
 	c, rec := harness(t, chats.NewMemStore(), model, docsSite(t, nil, false))
 	c.Ask("apple trees winter pruning")
-	waitFor(t, "answered", func() bool { return !rec.busy() && len(rec.thread().Messages) == 2 && !lastAnswerOf(rec.thread()).Streaming })
+	waitFor(t, "answered", func() bool {
+		return !rec.busy() && len(rec.thread().Messages) == 2 && !lastAnswerOf(rec.thread()).Streaming
+	})
 	c.Wait()
 	m := lastAnswerOf(rec.thread())
 	if len(m.Citations) < 2 || m.Citations[0].Title != "Winter pruning" {
@@ -113,7 +115,9 @@ func TestController_AnswerListsRelatedPagesItDidNotCite(t *testing.T) {
 	}
 
 	c.Ask("qwertyuiop zxcvbnm")
-	waitFor(t, "answered", func() bool { return !rec.busy() && len(rec.thread().Messages) == 4 && !lastAnswerOf(rec.thread()).Streaming })
+	waitFor(t, "answered", func() bool {
+		return !rec.busy() && len(rec.thread().Messages) == 4 && !lastAnswerOf(rec.thread()).Streaming
+	})
 	c.Wait()
 	if m := lastAnswerOf(rec.thread()); !m.NoMatch || len(m.Related) != 0 || len(m.Citations) != 0 {
 		t.Errorf("a question nothing matches: no match %v, related %+v, citations %+v", m.NoMatch, m.Related, m.Citations)
@@ -126,7 +130,9 @@ func TestController_FeedbackIsKeptWithTheAnswerAndTold(t *testing.T) {
 	model := &scriptedModel{reply: func(llm.Request, int) []string { return words("Prune in late winter [1].") }}
 	c, rec := harness(t, store, model, docsSite(t, nil, false), func(d *Deps) { d.Observer = h })
 	c.Ask("When should I prune apple trees?")
-	waitFor(t, "answered", func() bool { return !rec.busy() && len(rec.thread().Messages) == 2 && !lastAnswerOf(rec.thread()).Streaming })
+	waitFor(t, "answered", func() bool {
+		return !rec.busy() && len(rec.thread().Messages) == 2 && !lastAnswerOf(rec.thread()).Streaming
+	})
 	id := rec.thread().ChatID
 
 	for _, bad := range []struct {
