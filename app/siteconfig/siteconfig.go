@@ -68,6 +68,10 @@ func CheckStarters(ss []string) ([]string, error) {
 	return kept, nil
 }
 
+// CheckStartersLoose is CheckStarters that keeps what is within the
+// bounds and reports what it left out, as the app reads tinyrag.json.
+func CheckStartersLoose(ss []string) (kept, warns []string) { return cleanStarters(ss) }
+
 // cleanStarters keeps the starters within the bounds and says what it
 // left out.
 func cleanStarters(ss []string) (kept, warns []string) {

@@ -26,6 +26,11 @@ type MessageView struct {
 	CanRegenerate bool
 	// Expanded are the call ids of the tool cards the user opened.
 	Expanded map[string]bool
+	// LinkTarget is where links to sources open ("_top" in the embedded
+	// view, "_blank" else).
+	LinkTarget string
+	// FeedbackNote says who hears a rating.
+	FeedbackNote string
 
 	copied bool
 }
@@ -57,6 +62,9 @@ func (v *MessageView) Render() app.UI {
 					}
 				})
 		}),
+		app.If(!m.Stopped && m.Error == "", func() app.UI {
+			return &RatingView{Ctrl: v.Ctrl, Lang: l, ChatID: v.ChatID, Index: v.Index, Feedback: m.Feedback, Note: v.FeedbackNote}
+		}),
 	)
 	var cites []app.UI
 	for ci := range m.Citations {
@@ -77,16 +85,45 @@ func (v *MessageView) Render() app.UI {
 			app.If(len(cites) > 0, func() app.UI {
 				return app.Nav().Class("citations").Aria("label", T(l, "sources")).Body(cites...)
 			}),
+			app.If(!m.Streaming && len(m.Related) > 0, func() app.UI { return v.renderRelated() }),
 			app.If(!m.Streaming, func() app.UI { return actions }),
 		),
 	)
+}
+
+// renderRelated lists the pages to read next: they match the question and
+// the answer did not cite them.
+func (v *MessageView) renderRelated() app.UI {
+	l := v.Lang
+	items := make([]app.UI, len(v.Msg.Related))
+	for i, r := range v.Msg.Related {
+		title := r.Title
+		if title == "" {
+			title = r.Source
+		}
+		items[i] = app.Li().Body(app.A().Class("related-link").Href(r.URL).Target(linkTarget(v.LinkTarget)).Rel("noopener").
+			Title(r.Source).Body(icon("file"), app.Span().Text(title)))
+	}
+	return app.Nav().Class("related").Aria("label", T(l, "related")).Body(
+		app.Span().Class("related-title").Text(T(l, "related")),
+		app.Ul().Body(items...),
+	)
+}
+
+// linkTarget is target, "_blank" unless it is "_top".
+func linkTarget(target string) string {
+	if target == "_top" {
+		return target
+	}
+	return "_blank"
 }
 
 // renderAnswer is the answer's body.
 func (v *MessageView) renderAnswer() app.UI {
 	m := &v.Msg
 	l := v.Lang
-	html := markdown.RenderAnswer(m.Content, mdCards(m), markdown.Options{AllowRun: v.AllowRun, Lang: l, Streaming: m.Streaming, Expanded: v.Expanded})
+	html := markdown.RenderAnswer(m.Content, mdCards(m), markdown.Options{AllowRun: v.AllowRun, Lang: l, Streaming: m.Streaming, Expanded: v.Expanded,
+		CiteLinks: v.Ctrl.CiteLinks(m.Citations), CiteTarget: v.LinkTarget})
 	cls := "answer"
 	if m.Streaming {
 		cls += " cursor"
@@ -110,6 +147,9 @@ func (v *MessageView) renderAnswer() app.UI {
 	parts = append(parts, app.Div().Class(cls).Body(app.Raw(html)))
 	if m.Offline {
 		parts = append(parts, app.P().Class("msg-note").Text(T(l, "answered_from_kb")))
+	}
+	if m.NoMatch && !m.Streaming {
+		parts = append(parts, app.P().Class("msg-note no-match").Text(T(l, "no_match")))
 	}
 	if m.Stopped {
 		parts = append(parts, app.P().Class("msg-note stopped").Text(T(l, "stopped")))
