@@ -92,7 +92,7 @@ func (r *RatingView) renderForm(id string) app.UI {
 			OnInput(func(ctx app.Context, e app.Event) { r.note = ctx.JSSrc().Get("value").String() }, app.EventScope(r.ChatID, r.Index)),
 		app.If(r.err != "", func() app.UI { return app.P().Class("form-error").Attr("role", "alert").Text(r.err) }),
 		app.Div().Class("fb-actions").Body(
-			app.Button().Class("btn small fb-send").Type("button").Text(T(l, "fb_send")).
+			app.Button().Class("btn small primary fb-send").Type("button").Text(T(l, "fb_send")).
 				OnClick(func(ctx app.Context, e app.Event) {
 					r.rate(chats.Feedback{Rating: chats.RatingDown, Reason: r.reason, Note: r.note})
 				}, app.EventScope(r.ChatID, r.Index)),
