@@ -404,10 +404,12 @@ mark { background: var(--mark); color: inherit; border-radius: 3px; padding: 0 1
       hostInput.addEventListener('click', () => openSearch(hostInput.value));
       hostInput.addEventListener('keydown', (e) => {
         if (e.isComposing || e.ctrlKey || e.metaKey || e.altKey) return;
-        if (e.key.length === 1) openSearch(hostInput.value + e.key);
-        else if (e.key === 'Enter' || e.key === 'ArrowDown') openSearch(hostInput.value);
-        else return;
+        // A character: the focus moves now, so the browser types it into
+        // the search box, not the site's.
+        if (e.key.length === 1) return openSearch(hostInput.value);
+        if (e.key !== 'Enter' && e.key !== 'ArrowDown') return;
         e.preventDefault();
+        openSearch(hostInput.value);
       });
       return;
     }
