@@ -95,23 +95,6 @@ func citeLinks(mark string, links []string, target string) string {
 	return b.String()
 }
 
-// CitedNumbers are the passage numbers the citation marks in text cite
-// ("[3]", "[1, 2]"), each once, in the order they first appear.
-func CitedNumbers(text string) []int {
-	var out []int
-	seen := map[int]bool{}
-	for _, m := range citeMark.FindAllStringSubmatch(text, -1) {
-		for _, n := range strings.Split(m[1], ",") {
-			k, err := strconv.Atoi(strings.TrimSpace(n))
-			if err == nil && !seen[k] {
-				seen[k] = true
-				out = append(out, k)
-			}
-		}
-	}
-	return out
-}
-
 // webURL reports an absolute http(s) URL.
 func webURL(s string) bool {
 	u, err := url.Parse(s)

@@ -68,9 +68,3 @@ func TestRenderAnswer_CitationLinksMustBeWebURLs(t *testing.T) {
 	}
 }
 
-func TestCitedNumbers(t *testing.T) {
-	got := CitedNumbers("Prune late [2]. Both agree [1, 2] and [10]; not a[x] or [].")
-	if len(got) != 3 || got[0] != 2 || got[1] != 1 || got[2] != 10 {
-		t.Errorf("CitedNumbers = %v, want [2 1 10]", got)
-	}
-}

@@ -164,10 +164,7 @@ func (c *Controller) answer(actx context.Context, j answerJob, req engine.Reques
 	var rel []chats.Related
 	noMatch := false
 	if !stopped {
-		c.mu.Lock()
-		text := answerText(j.msg)
-		c.mu.Unlock()
-		rel, noMatch = c.related(j.rt, j.q, text, cites)
+		rel, noMatch = c.related(j.rt, j.q, cites)
 	}
 	c.mu.Lock()
 	m := j.msg

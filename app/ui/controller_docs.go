@@ -10,7 +10,6 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/knowledge"
-	"tinyrag/app/markdown"
 	"tinyrag/app/textfrag"
 )
 
@@ -84,11 +83,11 @@ func (c *Controller) CiteLinks(cites []chats.Citation) []string {
 
 // related finds what to read after an answer to q without another model
 // call: the documents that match q best and that the answer did not cite,
-// if they are web pages. The answer cites the passages its marks ([n])
-// name, or, without marks, every passage it was given. noMatch says
+// if they are web pages (the answer's sources are listed with it already:
+// every passage it was given). noMatch says
 // nothing in the knowledge matched q at all (and the answer was given no
 // passage): a question the site's pages do not answer.
-func (c *Controller) related(rt *Runtime, q, answer string, cites []chats.Citation) (rel []chats.Related, noMatch bool) {
+func (c *Controller) related(rt *Runtime, q string, cites []chats.Citation) (rel []chats.Related, noMatch bool) {
 	if !rt.HasKnowledge() {
 		return nil, false
 	}
@@ -99,20 +98,9 @@ func (c *Controller) related(rt *Runtime, q, answer string, cites []chats.Citati
 		return nil, errors.Is(err, knowledge.ErrEmptyQuery) && len(cites) == 0
 	}
 	seen := map[string]bool{}
-	cited := func(ct chats.Citation) {
+	for _, ct := range cites {
 		doc, _, _ := strings.Cut(ct.ChunkID, "#")
 		seen[doc] = true
-	}
-	marks := markdown.CitedNumbers(answer)
-	for _, n := range marks {
-		if n >= 1 && n <= len(cites) {
-			cited(cites[n-1])
-		}
-	}
-	if len(marks) == 0 {
-		for _, ct := range cites {
-			cited(ct)
-		}
 	}
 	for _, h := range hits {
 		if seen[h.DocID] || len(rel) == relatedPages {

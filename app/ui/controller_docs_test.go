@@ -22,11 +22,17 @@ import (
 func docsSite(t *testing.T, starters []string, hostSubmit bool) func(*Deps) {
 	t.Helper()
 	var buf bytes.Buffer
-	_, err := bundle.Build(context.Background(), &buf, []knowledge.Input{
+	docs := []knowledge.Input{
 		{Title: "Winter pruning", Source: "guide/pruning.html", Text: "Prune apple trees in late winter while the buds are dormant. Remove crossing branches first, then thin the canopy."},
 		{Title: "Storing pears", Source: "guide/storage.html", Text: "Store pears at one degree Celsius; check the apple and pear stores for rot every week in winter."},
 		{Title: "Orchard <script>alert(1)</script> soil", Source: "guide/soil.html", Text: "Apple trees like deep loam; mulch <b>young</b> trees before winter."},
-	}, bundle.Options{Title: "Orchard"})
+	}
+	// More pages about apples than an answer's prompt takes (5): the rest
+	// are what to read next.
+	for _, v := range []string{"Cox", "Bramley", "Gala", "Fuji", "Jonagold"} {
+		docs = append(docs, knowledge.Input{Title: v + " apples", Source: "varieties/" + strings.ToLower(v) + ".html", Text: v + " is an apple variety that keeps well into winter."})
+	}
+	_, err := bundle.Build(context.Background(), &buf, docs, bundle.Options{Title: "Orchard"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,9 +111,13 @@ func TestController_AnswerListsRelatedPagesItDidNotCite(t *testing.T) {
 	if len(m.Related) == 0 {
 		t.Fatalf("no related pages; citations %+v", m.Citations)
 	}
+	cited := map[string]bool{}
+	for _, ct := range m.Citations {
+		cited[ct.Source] = true
+	}
 	for _, r := range m.Related {
-		if r.Title == "Winter pruning" || !strings.HasPrefix(r.URL, "http://127.0.0.1:") || !strings.Contains(r.URL, "/kb/guide/") {
-			t.Errorf("related %+v: want an uncited page of the site with its address", r)
+		if cited[r.Source] || !strings.HasPrefix(r.URL, "http://127.0.0.1:") || !strings.HasSuffix(r.URL, "/kb/"+r.Source) {
+			t.Errorf("related %+v: want an uncited page of the site with its address (cited: %v)", r, cited)
 		}
 	}
 	if m.NoMatch {

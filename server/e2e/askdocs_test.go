@@ -44,6 +44,12 @@ func docsSite(t *testing.T) (bundleFile string, host *origin) {
 	for k, v := range orchardPages {
 		pages[k] = v
 	}
+	// More pages about apples than an answer's prompt takes: what is left
+	// is listed to read next.
+	for _, v := range []string{"Cox", "Bramley", "Gala", "Fuji", "Jonagold"} {
+		pages[strings.ToLower(v)+".html"] = `<!doctype html><html lang="en"><head><title>` + v + ` apples</title></head><body><article><h1>` + v +
+			`</h1><p>` + v + ` is an apple variety for the orchard; its trees bear fruit that keeps well into winter.</p></article></body></html>`
+	}
 	for name, body := range pages {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -643,11 +649,14 @@ func TestAskDocs_Screenshots(t *testing.T) {
 				evalInFrame[bool](t, b, frame, `(document.querySelector("#starters button").click(), true)`)
 				waitJS(t, b, 60*time.Second, "the answer", `window.__got.answers.length > 0`)
 				waitFor(t, 10*time.Second, "the rating", func() bool { return evalInFrame[bool](t, b, frame, `!!document.querySelector(".rate-down")`) })
-				evalInFrame[bool](t, b, frame, `(document.querySelector(".rate-down").click(), true)`)
-				waitFor(t, 10*time.Second, "the feedback form", func() bool { return evalInFrame[bool](t, b, frame, `!!document.querySelector(".fb-form")`) })
-				evalInFrame[bool](t, b, frame, `(document.querySelector("[data-reason=missing_sources]").click(), document.getElementById("messages").scrollTop = 1e6, true)`)
+				evalInFrame[bool](t, b, frame, `(document.querySelector(".msg.assistant").scrollIntoView({block: "start"}), true)`)
 				time.Sleep(400 * time.Millisecond)
 				shot(t, b, "panel-"+dev.name+"-"+scheme+"-answer")
+				evalInFrame[bool](t, b, frame, `(document.querySelector(".rate-down").click(), true)`)
+				waitFor(t, 10*time.Second, "the feedback form", func() bool { return evalInFrame[bool](t, b, frame, `!!document.querySelector(".fb-form")`) })
+				evalInFrame[bool](t, b, frame, `(document.querySelector("[data-reason=missing_sources]").click(), document.querySelector(".fb-form").scrollIntoView({block: "end"}), true)`)
+				time.Sleep(400 * time.Millisecond)
+				shot(t, b, "panel-"+dev.name+"-"+scheme+"-feedback")
 				if p := b.Problems(); len(p) > 0 {
 					t.Errorf("page problems: %v", p)
 				}
