@@ -67,4 +67,3 @@ func TestRenderAnswer_CitationLinksMustBeWebURLs(t *testing.T) {
 		t.Errorf("an href escaped its attribute:\n%s", out)
 	}
 }
-
