@@ -222,7 +222,7 @@ func ctrlK(t *testing.T, b *browser) {
 // typeKeys types text into whatever has the focus, key by key.
 func typeKeys(t *testing.T, b *browser, text string) {
 	t.Helper()
-	b.do(t, 5*time.Second, "type "+text, chromedp.KeyEvent(text))
+	b.do(t, 30*time.Second, "type "+text, chromedp.KeyEvent(text))
 }
 
 // clearSearch empties the search box the way a visitor does.
