@@ -165,6 +165,9 @@ func (c *Controller) answer(actx context.Context, j answerJob, req engine.Reques
 	noMatch := false
 	if !stopped {
 		rel, noMatch = c.related(j.rt, j.q, cites)
+		c.mu.Lock()
+		noMatch = noMatch && knowledgeQuestion(j.msg)
+		c.mu.Unlock()
 	}
 	c.mu.Lock()
 	m := j.msg

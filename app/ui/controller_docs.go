@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/engine/route"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/textfrag"
 )
@@ -112,6 +113,22 @@ func (c *Controller) related(rt *Runtime, q string, cites []chats.Citation) (rel
 		}
 	}
 	return rel, len(hits) == 0 && len(cites) == 0
+}
+
+// knowledgeQuestion reports whether an answer was a question for the
+// knowledge base: not one the router answered directly (a greeting), nor
+// one another tool answered (a calculation, a web page). Only such a
+// question that matched nothing is a hole in the site's pages.
+func knowledgeQuestion(m *chats.Message) bool {
+	if m.Route != nil && m.Route.Mode == string(route.Direct) {
+		return false
+	}
+	for _, c := range m.Cards {
+		if c.Tool != "rag_knowledge" && c.Status == chats.StatusDone {
+			return false
+		}
+	}
+	return true
 }
 
 // Starters are the site's starter questions (tinyrag.json "starters"),

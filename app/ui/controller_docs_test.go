@@ -183,3 +183,21 @@ func TestController_FeedbackIsKeptWithTheAnswerAndTold(t *testing.T) {
 		}
 	}
 }
+
+func TestKnowledgeQuestion_NotAGreetingNorAnotherToolsQuestion(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		m    chats.Message
+		want bool
+	}{
+		{"a question for the knowledge base", chats.Message{Route: &chats.Route{Mode: "retrieval_answer"}}, true},
+		{"one the knowledge tool looked up", chats.Message{Cards: []chats.Card{{Tool: "rag_knowledge", Status: chats.StatusDone}}}, true},
+		{"a greeting answered directly", chats.Message{Route: &chats.Route{Mode: "direct_answer"}}, false},
+		{"a calculation", chats.Message{Cards: []chats.Card{{Tool: "calculate", Status: chats.StatusDone}}}, false},
+		{"a web page that failed to load", chats.Message{Cards: []chats.Card{{Tool: "url_fetch", Status: chats.StatusError}}}, true},
+	} {
+		if got := knowledgeQuestion(&tc.m); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
