@@ -19,7 +19,7 @@
 // speaks the versioned postMessage protocol ({v: 1, type, ...}) with the
 // iframe. Messages are sent only to the app's exact origin and accepted only
 // from the iframe's window at that origin. The protocol and options are
-// documented in docs/embedding-search.md and the README ("Embedding").
+// documented in docs/embedding.md and docs/embedding-search.md.
 (function () {
   'use strict';
   const script = document.currentScript;
