@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"html"
 	"net/http"
 	"strings"
 	"sync"
@@ -162,11 +161,16 @@ func snippet(h knowledge.Hit) []string {
 		if j < 0 {
 			break
 		}
-		out = append(out, html.UnescapeString(src[:i]), html.UnescapeString(src[i+len("<mark>"):i+j]))
+		out = append(out, unescape.Replace(src[:i]), unescape.Replace(src[i+len("<mark>"):i+j]))
 		src = src[i+j+len("</mark>"):]
 	}
-	return append(out, html.UnescapeString(src))
+	return append(out, unescape.Replace(src))
 }
+
+// unescape undoes html.EscapeString, which is all the knowledge base's
+// fragments are escaped with. (html.UnescapeString would link its table
+// of every named entity into app.wasm: about 270 KB.)
+var unescape = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&#39;", "'", "&#34;", `"`, "&amp;", "&")
 
 // LoadEmbedPolicy reads which pages may embed the app from the site's
 // tinyrag.json. A site without one allows only its own pages.
