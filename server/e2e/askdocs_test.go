@@ -114,7 +114,6 @@ func docsSetup(t *testing.T, extra ...string) (app *server, host *origin, llm *s
 // shadow root, which the page's own scripts cannot reach but DevTools can.
 func inShadow[T any](t *testing.T, b *browser, fn string) T {
 	t.Helper()
-	var zero T
 	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
 	defer cancel()
 	depth, pierce := int64(-1), true
@@ -151,13 +150,21 @@ func inShadow[T any](t *testing.T, b *browser, fn string) T {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.ExceptionDetails != nil {
-		t.Fatalf("in the shadow root, %s: %s %v", fn, res.ExceptionDetails.Text, res.ExceptionDetails.Exception)
+	return resultOf[T](t, "in the shadow root, "+fn, res.Result, res.ExceptionDetails)
+}
+
+// resultOf decodes what a DevTools evaluation returned by value, failing
+// the test (saying where) on an exception or a value that is no T.
+func resultOf[T any](t *testing.T, where string, r *runtime.RemoteObject, exc *runtime.ExceptionDetails) T {
+	t.Helper()
+	var v T
+	if exc != nil {
+		t.Fatalf("%s: %s %v", where, exc.Text, exc.Exception)
 	}
-	if err := json.Unmarshal(res.Result.Value, &zero); err != nil {
-		t.Fatalf("in the shadow root, %s: result %s: %v", fn, res.Result.Value, err)
+	if err := json.Unmarshal(r.Value, &v); err != nil {
+		t.Fatalf("%s: result %s: %v", where, r.Value, err)
 	}
-	return zero
+	return v
 }
 
 // waitShadow polls a condition (a function body returning a boolean, this
