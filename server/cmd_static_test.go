@@ -288,7 +288,7 @@ func TestServe_PublishesBundlesAndTheSiteConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	if err := mountSiteConfig(mux, []string{bundleFile}, embed.Policy{}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}); err != nil {
+	if err := mountSiteConfig(mux, []string{bundleFile}, embed.Policy{}, nil, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(mux)
@@ -318,7 +318,7 @@ func TestServe_PublishesBundlesAndTheSiteConfig(t *testing.T) {
 func TestServe_RefusesADamagedBundleAtStart(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "bad.tinyrag")
 	os.WriteFile(f, []byte("PK\x03\x04 a zip file"), 0o644)
-	err := mountSiteConfig(http.NewServeMux(), []string{f}, embed.Policy{}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	err := mountSiteConfig(http.NewServeMux(), []string{f}, embed.Policy{}, nil, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err == nil || !strings.Contains(err.Error(), "not a tinyRAG knowledge bundle") {
 		t.Fatalf("err %v", err)
 	}

@@ -60,12 +60,12 @@ func siteConfig(bs []siteBundle, base siteconfig.Config) siteconfig.Config {
 // mountSiteConfig serves /tinyrag.json and the bundles: the app then finds
 // its site knowledge and who may embed it as it does on a static site, and
 // "proxy": "/" says this server's own /api proxies are there.
-func mountSiteConfig(mux *http.ServeMux, files []string, policy embed.Policy, env serveEnv) error {
+func mountSiteConfig(mux *http.ServeMux, files []string, policy embed.Policy, starters []string, env serveEnv) error {
 	bs, err := readBundles(files)
 	if err != nil {
 		return err
 	}
-	base := siteconfig.Config{Proxy: siteconfig.SameOrigin}
+	base := siteconfig.Config{Proxy: siteconfig.SameOrigin, Starters: starters}
 	if len(policy.Origins) > 0 || policy.HostSubmit {
 		base.Embed = &policy
 		env.Log.Info("embedding allowed", "origins", policy.Origins, "host_submit", policy.HostSubmit)

@@ -13,6 +13,11 @@ type SearchOptions struct {
 	K int
 	// Highlight fills Hit.Fragments.
 	Highlight bool
+	// AsYouType searches a query that is still being typed (a search box
+	// that shows results at every key): its last word also matches as the
+	// start of a longer word, and a misspelt word of five or more letters
+	// still finds its page through a near miss one edit away.
+	AsYouType bool
 }
 
 // Hit is one matching document, represented by its best chunk.
