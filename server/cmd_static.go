@@ -38,6 +38,7 @@ type staticOptions struct {
 	proxy      string
 	connectSrc string
 	embed      embed.Policy
+	starters   []string
 }
 
 // staticConnectSrc lets a visitor's browser reach a model on this
@@ -63,6 +64,7 @@ func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return appendOrigins(&o.embed.Origins, v)
 	})
 	fl.BoolVar(&o.embed.HostSubmit, "embed-host-submit", false, "let embedding pages submit questions themselves; off, a host's question waits in the composer for the visitor")
+	starterFlag(fl, &o.starters)
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -75,7 +77,11 @@ func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	o.base = base
-	cfg := siteconfig.Config{Proxy: strings.TrimRight(o.proxy, "/")}
+	starters, err := checkStarters(o.starters)
+	if err != nil {
+		return fmt.Errorf("--starter: %w", err)
+	}
+	cfg := siteconfig.Config{Proxy: strings.TrimRight(o.proxy, "/"), Starters: starters}
 	if len(o.embed.Origins) > 0 || o.embed.HostSubmit {
 		cfg.Embed = &o.embed
 	}

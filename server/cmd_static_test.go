@@ -295,7 +295,7 @@ func TestServe_PublishesBundlesAndTheSiteConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	if err := mountSiteConfig(mux, []string{bundleDir}, embed.Policy{}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}); err != nil {
+	if err := mountSiteConfig(mux, []string{bundleDir}, embed.Policy{}, nil, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(mux)
@@ -353,7 +353,7 @@ func TestServe_RefusesAFileOrAFolderThatIsNoBundleAtStart(t *testing.T) {
 		{f, "rebuild it"},
 		{t.TempDir(), "not a bundle folder"},
 	} {
-		err := mountSiteConfig(http.NewServeMux(), []string{tt.path}, embed.Policy{}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		err := mountSiteConfig(http.NewServeMux(), []string{tt.path}, embed.Policy{}, nil, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err %v, want it to say %q", tt.path, err, tt.want)
 		}

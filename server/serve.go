@@ -52,6 +52,7 @@ type serveOptions struct {
 	connectSrc     string
 	frameAncestors string
 	bundles        []string // knowledge bundles to serve as site knowledge
+	starters       []string // starter questions for the welcome screen
 	release        string
 	// embed is who may embed /embed; the app reads it from tinyrag.json
 	// and the CSP of /embed lists its origins.
@@ -116,6 +117,7 @@ func parseServeFlags(args []string, getenv func(string) string) (serveOptions, e
 		o.bundles = append(o.bundles, v)
 		return nil
 	})
+	starterFlag(fs, &o.starters)
 	o.embed.Origins = env.ListFunc("TINYRAG_EMBED_ORIGINS", tinyembed.NormalizeOrigin)
 	fromEnv := true
 	fs.Func("embed-origins", "pages that may embed the app with embed.js, as origins like https://docs.example.org, comma-separated; repeatable (env TINYRAG_EMBED_ORIGINS)",
@@ -139,6 +141,10 @@ func parseServeFlags(args []string, getenv func(string) string) (serveOptions, e
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	var err error
+	if o.starters, err = checkStarters(o.starters); err != nil {
+		return o, fmt.Errorf("--starter: %w", err)
 	}
 	if err := env.Err(); err != nil {
 		return o, fmt.Errorf("environment: %w", err)
@@ -179,7 +185,7 @@ func newServer(ctx context.Context, o serveOptions, env serveEnv) (http.Handler,
 			}
 		}
 	}
-	if err := mountSiteConfig(mux, o.bundles, o.embed, env); err != nil {
+	if err := mountSiteConfig(mux, o.bundles, o.embed, o.starters, env); err != nil {
 		return nil, err
 	}
 	ui.Routes()

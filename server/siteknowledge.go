@@ -137,12 +137,12 @@ func siteConfig(bs []siteBundle, base siteconfig.Config) siteconfig.Config {
 // "proxy": "/" says this server's own /api proxies are there. Every file
 // of a bundle is named by its content, so it goes out compressed as the
 // browser accepts and may be cached for good.
-func mountSiteConfig(mux *http.ServeMux, dirs []string, policy embed.Policy, env serveEnv) error {
+func mountSiteConfig(mux *http.ServeMux, dirs []string, policy embed.Policy, starters []string, env serveEnv) error {
 	bs, err := readBundles(dirs)
 	if err != nil {
 		return err
 	}
-	base := siteconfig.Config{Proxy: siteconfig.SameOrigin}
+	base := siteconfig.Config{Proxy: siteconfig.SameOrigin, Starters: starters}
 	if len(policy.Origins) > 0 || policy.HostSubmit {
 		base.Embed = &policy
 		env.Log.Info("embedding allowed", "origins", policy.Origins, "host_submit", policy.HostSubmit)

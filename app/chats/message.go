@@ -41,6 +41,14 @@ type Message struct {
 	// Offline marks an answer made of knowledge-base passages because no
 	// LLM was reachable.
 	Offline bool `json:"offline,omitempty"`
+	// Related are pages that match the question but that the answer did
+	// not cite, found when it ended (no model call: the index's own).
+	Related []Related `json:"related,omitempty"`
+	// NoMatch marks an answer to a question nothing in the knowledge base
+	// matched: a hole in the site's documentation, for its owner.
+	NoMatch bool `json:"no_match,omitempty"`
+	// Feedback is the visitor's rating of the answer, if they gave one.
+	Feedback *Feedback `json:"feedback,omitempty"`
 
 	parser   *protocol.XMLParseState
 	assigned int            // cards matched with their engine event so far

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"unicode/utf8"
 
 	"tinyrag/app/engine"
 )
@@ -23,6 +24,12 @@ type Chat interface {
 	// SetContext sets (or, with "", clears) text about the host page
 	// that the next questions are asked with.
 	SetContext(context string)
+	// Search searches the site's knowledge for a query being typed into
+	// the host's search box and returns the best pages (at most
+	// MaxResults); an empty query has none. It reads only the site's
+	// knowledge and the documents the host added, never the visitor's
+	// chats.
+	Search(query string) ([]SearchResult, error)
 }
 
 // Bridge is the app's end of the protocol with the one page that embeds
@@ -70,6 +77,11 @@ func (b *Bridge) Receive(origin string, fromParent bool, data []byte) bool {
 			err = b.chat.AddDocuments(m.Documents)
 		case TypeSetContext:
 			b.chat.SetContext(m.Context)
+		case TypeSearch:
+			var rs []SearchResult
+			if rs, err = b.chat.Search(m.Query); err == nil {
+				b.send(Message{Type: TypeResults, Query: m.Query, Results: boundResults(rs)})
+			}
 		}
 	}
 	if err != nil {
@@ -116,6 +128,51 @@ func (b *Bridge) Resize(height int) {
 		return
 	}
 	b.send(Message{Type: TypeResize, Height: height})
+}
+
+// Feedback sends a visitor's rating of an answer, within the limits: the
+// site keeps it in its own analytics (tinyRAG collects nothing).
+func (b *Bridge) Feedback(f Feedback) {
+	cites := f.Citations
+	if len(cites) > MaxCitations {
+		cites = cites[:MaxCitations]
+	}
+	out := make([]Citation, len(cites))
+	for i, c := range cites {
+		c.Text = clipRunes(c.Text, MaxCitationRunes)
+		out[i] = c
+	}
+	b.send(Message{Type: TypeFeedback, Rating: f.Rating, Reason: f.Reason, Note: clipRunes(f.Note, MaxNoteRunes),
+		Question: clipRunes(f.Question, MaxQuestionRunes), Answer: clipRunes(f.Answer, MaxAnswerRunes), Citations: out})
+}
+
+// Unanswered tells the host that nothing in the knowledge base matched a
+// question: a hole in the site's documentation.
+func (b *Bridge) Unanswered(question string) {
+	b.send(Message{Type: TypeUnanswered, Question: clipRunes(question, MaxQuestionRunes)})
+}
+
+// boundResults keeps a search's results within the limits.
+func boundResults(rs []SearchResult) []SearchResult {
+	if len(rs) > MaxResults {
+		rs = rs[:MaxResults]
+	}
+	out := make([]SearchResult, len(rs))
+	for i, r := range rs {
+		if len(r.Snippet) > maxSnippetPieces {
+			r.Snippet = r.Snippet[:maxSnippetPieces]
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// clipRunes cuts s to at most n characters, marking a cut with "…".
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
 }
 
 // Close asks the host to close the panel (the visitor pressed Escape).

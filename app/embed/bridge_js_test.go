@@ -42,6 +42,10 @@ func (c chanChat) Ask(q string, submit bool) error {
 }
 func (c chanChat) AddDocuments(d []Document) error { c <- "docs " + d[0].Title; return nil }
 func (c chanChat) SetContext(s string)             { c <- "context " + s }
+func (c chanChat) Search(q string) ([]SearchResult, error) {
+	c <- "search " + q
+	return nil, nil
+}
 
 func (c chanChat) next(t *testing.T) string {
 	t.Helper()

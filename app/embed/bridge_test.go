@@ -17,6 +17,8 @@ type fakeChat struct {
 	submits []bool
 	docs    [][]Document
 	context []string
+	queries []string
+	results []SearchResult
 	askErr  error
 }
 
@@ -27,6 +29,10 @@ func (c *fakeChat) Ask(q string, submit bool) error {
 }
 func (c *fakeChat) AddDocuments(d []Document) error { c.docs = append(c.docs, d); return nil }
 func (c *fakeChat) SetContext(s string)             { c.context = append(c.context, s) }
+func (c *fakeChat) Search(q string) ([]SearchResult, error) {
+	c.queries = append(c.queries, q)
+	return c.results, nil
+}
 
 // posted is one message the bridge sent, decoded, with where it went.
 type posted struct {
@@ -171,5 +177,58 @@ func TestBridge_SendsReadyAnswerHostEventsResizeAndClose(t *testing.T) {
 func TestNewBridge_NeedsAnEmbeddingPage(t *testing.T) {
 	if _, err := NewBridge("", Policy{}, &fakeChat{}, func([]byte, string) {}); err == nil {
 		t.Error("a bridge to nobody was made")
+	}
+}
+
+func TestBridge_AnswersASearchWithItsResultsWithinTheLimits(t *testing.T) {
+	b, chat, out := newTestBridge(t, Policy{Origins: []string{"https://docs.example.org"}})
+	for i := 0; i < MaxResults+3; i++ {
+		chat.results = append(chat.results, SearchResult{Title: "Pruning <b>", Source: "/docs/p.html", URL: "https://docs.example.org/docs/p.html#:~:text=Prune",
+			Snippet: []string{"When to ", "prune", " apple trees"}})
+	}
+	b.Receive("https://docs.example.org", true, []byte(`{"v":1,"type":"search","query":" prun "}`))
+	if len(chat.queries) != 1 || chat.queries[0] != "prun" {
+		t.Fatalf("searched %q, want the trimmed query", chat.queries)
+	}
+	if len(*out) != 1 {
+		t.Fatalf("sent %v, want one results message", *out)
+	}
+	m := (*out)[0].msg
+	rs, _ := m["results"].([]any)
+	if m["type"] != "results" || m["query"] != "prun" || len(rs) != MaxResults {
+		t.Fatalf("results message %v: want the query and %d results", m, MaxResults)
+	}
+	r := rs[0].(map[string]any)
+	if r["title"] != "Pruning <b>" || r["url"] == "" || len(r["snippet"].([]any)) != 3 {
+		t.Errorf("result %v", r)
+	}
+}
+
+func TestBridge_SendsFeedbackAndUnansweredWithinTheLimits(t *testing.T) {
+	b, _, out := newTestBridge(t, Policy{Origins: []string{"https://docs.example.org"}})
+	var cites []Citation
+	for i := 0; i < MaxCitations+5; i++ {
+		cites = append(cites, Citation{Title: "T", Source: "s", Chunk: "c", Text: strings.Repeat("w", MaxCitationRunes+50)})
+	}
+	b.Feedback(Feedback{Rating: "down", Reason: "incorrect", Note: "Wrong season.", Question: "When to prune?",
+		Answer: strings.Repeat("a", MaxAnswerRunes+10), Citations: cites})
+	b.Unanswered(strings.Repeat("q", MaxQuestionRunes+10))
+	if len(*out) != 2 {
+		t.Fatalf("sent %v", *out)
+	}
+	f := (*out)[0].msg
+	if f["type"] != "feedback" || f["rating"] != "down" || f["reason"] != "incorrect" || f["note"] != "Wrong season." || f["question"] != "When to prune?" {
+		t.Errorf("feedback message %v", f)
+	}
+	if n := len([]rune(f["answer"].(string))); n != MaxAnswerRunes {
+		t.Errorf("answer of %d characters, want it cut to %d", n, MaxAnswerRunes)
+	}
+	cs := f["citations"].([]any)
+	if len(cs) != MaxCitations || len([]rune(cs[0].(map[string]any)["text"].(string))) != MaxCitationRunes {
+		t.Errorf("%d citations, the first's text %d characters; want %d and %d", len(cs), len([]rune(cs[0].(map[string]any)["text"].(string))), MaxCitations, MaxCitationRunes)
+	}
+	u := (*out)[1]
+	if u.to != "https://docs.example.org" || u.msg["type"] != "unanswered" || len([]rune(u.msg["question"].(string))) != MaxQuestionRunes {
+		t.Errorf("unanswered message %v to %q", u.msg, u.to)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"tinyrag/app/chats"
 	"tinyrag/app/engine"
 )
 
@@ -30,6 +31,7 @@ const (
 	TypeAsk          = "ask"           // question
 	TypeAddDocuments = "add_documents" // documents
 	TypeSetContext   = "set_context"   // context
+	TypeSearch       = "search"        // query: search the site's knowledge as the visitor types
 )
 
 // Message types from the app to the host page.
@@ -40,6 +42,14 @@ const (
 	TypeResize = "resize" // height: the content's height in CSS pixels
 	TypeClose  = "close"  // the visitor pressed Escape in the app
 	TypeError  = "error"  // error: a message was refused, and why
+	// TypeResults answers a search: query, results.
+	TypeResults = "results"
+	// TypeFeedback is a visitor's rating of an answer: rating, reason,
+	// note, question, answer, citations.
+	TypeFeedback = "feedback"
+	// TypeUnanswered is a question nothing in the knowledge base matched:
+	// question.
+	TypeUnanswered = "unanswered"
 )
 
 // Limits on what a host may send; beyond them a message is refused whole.
@@ -49,6 +59,19 @@ const (
 	MaxDocuments     = 50
 	MaxDocumentBytes = 1 << 20
 	MaxMessageBytes  = 8 << 20
+	MaxQueryRunes    = 500
+)
+
+// Limits on what the app sends: a search's results, and what a feedback
+// message carries of the answer it rates (a host stores them; an answer
+// has no bound of its own).
+const (
+	MaxResults       = 10
+	MaxAnswerRunes   = 20000
+	MaxCitations     = 20
+	MaxCitationRunes = 1000
+	MaxNoteRunes     = chats.MaxNoteRunes
+	maxSnippetPieces = 40
 )
 
 // Document is a text the host adds to the visitor's knowledge base.
@@ -66,18 +89,47 @@ type Citation struct {
 	Text   string `json:"text,omitempty"`
 }
 
+// SearchResult is one page a search found, for the host's search box.
+type SearchResult struct {
+	Title string `json:"title"`
+	// Source is the page's name in the knowledge base.
+	Source string `json:"source"`
+	// URL opens the page at the passage that matched (a text fragment);
+	// absent when the document is no web page.
+	URL string `json:"url,omitempty"`
+	// Snippet is the passage's best excerpt as plain text, in pieces:
+	// the even ones as they are, the odd ones the words that matched, to
+	// be marked. Never markup: a host shows each piece as text.
+	Snippet []string `json:"snippet,omitempty"`
+}
+
+// Feedback is a visitor's rating of an answer, as the host receives it.
+type Feedback struct {
+	Rating    string     // chats.RatingUp or chats.RatingDown
+	Reason    string     // one of chats.Reasons, or ""
+	Note      string     // what the visitor wrote, or ""
+	Question  string     // the question answered
+	Answer    string     // the answer, without tool blocks
+	Citations []Citation // the passages it cited
+}
+
 // Message is every message of the protocol; Type says which fields count.
 type Message struct {
-	V         int           `json:"v"`
-	Type      string        `json:"type"`
-	Question  string        `json:"question,omitempty"`
-	Documents []Document    `json:"documents,omitempty"`
-	Context   string        `json:"context,omitempty"`
-	Answer    string        `json:"answer,omitempty"`
-	Citations []Citation    `json:"citations,omitempty"`
-	Event     *engine.Event `json:"event,omitempty"`
-	Height    int           `json:"height,omitempty"`
-	Error     string        `json:"error,omitempty"`
+	V         int            `json:"v"`
+	Type      string         `json:"type"`
+	Question  string         `json:"question,omitempty"`
+	Documents []Document     `json:"documents,omitempty"`
+	Context   string         `json:"context,omitempty"`
+	Answer    string         `json:"answer,omitempty"`
+	Citations []Citation     `json:"citations,omitempty"`
+	Event     *engine.Event  `json:"event,omitempty"`
+	Height    int            `json:"height,omitempty"`
+	Error     string         `json:"error,omitempty"`
+	Query     string         `json:"query,omitempty"`
+	Results   []SearchResult `json:"results,omitempty"`
+	Rating    string         `json:"rating,omitempty"`
+	Reason    string         `json:"reason,omitempty"`
+	Note      string         `json:"note,omitempty"`
 }
 
 // Decode reads a message from a host page and checks it against the
@@ -127,6 +179,12 @@ func Decode(data []byte) (Message, error) {
 	case TypeSetContext:
 		if n := utf8.RuneCountInString(m.Context); n > MaxContextRunes {
 			return Message{}, fmt.Errorf("set_context: the context is %d characters, the limit is %d", n, MaxContextRunes)
+		}
+	case TypeSearch:
+		// An empty query is a cleared search box: it gets no results.
+		m.Query = strings.TrimSpace(m.Query)
+		if n := utf8.RuneCountInString(m.Query); n > MaxQueryRunes {
+			return Message{}, fmt.Errorf("search: the query is %d characters, the limit is %d", n, MaxQueryRunes)
 		}
 	case "":
 		return Message{}, errors.New("message has no type")

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"tinyrag/app/tool"
 )
@@ -31,24 +33,77 @@ func Passages(hits []Hit) []tool.Passage {
 // ToolPassages is how many passages rag_knowledge returns.
 const ToolPassages = 5
 
-// Citation names a passage as "source#chunk", the form results cite.
-func Citation(p tool.Passage) string {
-	n := p.ChunkID
-	if _, after, ok := strings.Cut(p.ChunkID, "#"); ok {
-		n = after
-	}
-	return p.Source + "#" + n
+// Numbering gives the passages one answer sees their numbers: the model
+// cites a passage as [n], and the app links [n] to that passage's page.
+// The passages retrieved into the prompt come first, numbered as the
+// prompt lists them ([1]…[k]); each rag_knowledge call then numbers its
+// passages after every number given so far, and a passage seen before
+// keeps its number. So one number means one passage in the whole answer,
+// and Passages, in order, are the answer's sources by number. Safe for
+// concurrent use (tools of one reply may run together).
+type Numbering struct {
+	mu      sync.Mutex
+	list    []tool.Passage
+	byChunk map[string]int
 }
 
-// FormatPassages renders passages as the rag_knowledge result text: each
-// one headed "[i] Title — source#chunk" so the model can cite it.
-func FormatPassages(ps []tool.Passage) string {
+// Number returns p's number, giving it the next one if it has none yet.
+func (n *Numbering) Number(p tool.Passage) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if i, ok := n.byChunk[p.ChunkID]; ok {
+		return i
+	}
+	if n.byChunk == nil {
+		n.byChunk = map[string]int{}
+	}
+	n.list = append(n.list, p)
+	n.byChunk[p.ChunkID] = len(n.list)
+	return len(n.list)
+}
+
+// Passages lists the numbered passages in the order of their numbers:
+// Passages()[i] is [i+1].
+func (n *Numbering) Passages() []tool.Passage {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]tool.Passage(nil), n.list...)
+}
+
+// Retriever returns r numbering every passage it retrieves: the engine's
+// retriever for the prompt, whose passages the prompt lists as [1]…[k].
+func (n *Numbering) Retriever(r tool.Retriever) tool.Retriever { return numbered{r: r, n: n} }
+
+type numbered struct {
+	r tool.Retriever
+	n *Numbering
+}
+
+// Retrieve implements tool.Retriever.
+func (nr numbered) Retrieve(ctx context.Context, q string, k int) ([]tool.Passage, error) {
+	ps, err := nr.r.Retrieve(ctx, q, k)
+	for _, p := range ps {
+		nr.n.Number(p)
+	}
+	return ps, err
+}
+
+// FormatPassages renders passages as the rag_knowledge result text, each
+// headed "[n] Title — source" with n from number: the model cites the
+// number, which the app turns into a link to the passage. The source is
+// the document's name, never a URL with a chunk's "#n", which a model
+// would copy into a link that leads nowhere.
+func FormatPassages(ps []tool.Passage, number func(tool.Passage) int) string {
 	var b strings.Builder
 	for i, p := range ps {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		fmt.Fprintf(&b, "[%d] %s — %s\n%s", i+1, p.Title, Citation(p), p.Text)
+		title := p.Title
+		if title == "" {
+			title = p.DocID
+		}
+		fmt.Fprintf(&b, "[%d] %s — %s\n%s", number(p), title, p.Source, p.Text)
 	}
 	return b.String()
 }
@@ -59,11 +114,16 @@ func FormatPassages(ps []tool.Passage) string {
 // no query-time cost: word-matching ranking (package rank) only finds what
 // shares words with the query, and users' questions are often short or
 // phrased in other words than their documents.
-const queryAdvice = "search the user's knowledge base (imported documents); returns numbered passages citing source#chunk. " +
+const queryAdvice = "search the user's knowledge base (imported documents); returns numbered passages: cite one by its number, like [3] (the app links it to the passage). " +
 	"Write the query as the key words a matching passage would contain (names, technical terms, and other words for the user's words), not as a question"
 
-// NewTool returns the rag_knowledge tool searching r (usually a *KB).
-func NewTool(r tool.Retriever) tool.Tool {
+// NewTool returns the rag_knowledge tool searching r (usually a *KB),
+// numbering its passages across its calls.
+func NewTool(r tool.Retriever) tool.Tool { return NewNumberedTool(r, &Numbering{}) }
+
+// NewNumberedTool returns the rag_knowledge tool searching r, numbering
+// its passages with n, which the answer's prompt passages share.
+func NewNumberedTool(r tool.Retriever, n *Numbering) tool.Tool {
 	return tool.Func{
 		ToolName: "rag_knowledge",
 		Elem:     tool.Query,
@@ -85,11 +145,13 @@ func NewTool(r tool.Retriever) tool.Tool {
 			if len(ps) == 0 {
 				return tool.Result{Content: "No passage in the knowledge base matches " + strconv.Quote(q) + ".", Source: "knowledge base"}, nil
 			}
-			cites := make([]string, len(ps))
-			for i, p := range ps {
-				cites[i] = Citation(p)
+			var sources []string
+			for _, p := range ps {
+				if !slices.Contains(sources, p.Source) {
+					sources = append(sources, p.Source)
+				}
 			}
-			return tool.Result{Content: FormatPassages(ps) + note, Source: strings.Join(cites, ", ")}, nil
+			return tool.Result{Content: FormatPassages(ps, n.Number) + note, Source: strings.Join(sources, ", ")}, nil
 		},
 	}
 }

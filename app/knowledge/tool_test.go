@@ -20,14 +20,56 @@ func TestTool_ResultCitesEachPassage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(res.Content, "[1] Shipping — policy/shipping.md#0\n") {
-		t.Errorf("content does not start with a citation: %q", res.Content)
+	if !strings.HasPrefix(res.Content, "[1] Shipping — policy/shipping.md\n") {
+		t.Errorf("content does not start with a numbered passage: %q", res.Content)
+	}
+	if strings.Contains(res.Content, ".md#") {
+		t.Errorf("content hands the model a chunk anchor it would copy into a link: %q", res.Content)
 	}
 	if !strings.Contains(res.Content, "Express delivery takes two days") {
 		t.Errorf("content lacks the passage: %q", res.Content)
 	}
-	if !strings.Contains(res.Source, "policy/shipping.md#0") {
-		t.Errorf("source %q does not cite the passage", res.Source)
+	if !strings.Contains(res.Source, "policy/shipping.md") {
+		t.Errorf("source %q does not name the document", res.Source)
+	}
+}
+
+// TestNumbering_OneNumberPerPassageAcrossTheAnswer: the prompt's passages
+// keep [1]…[k], each call continues after them, and a passage found again
+// keeps its number, so Passages()[n-1] is what the model cited as [n].
+func TestNumbering_OneNumberPerPassageAcrossTheAnswer(t *testing.T) {
+	kb := newKB(t, Config{})
+	mustAdd(t, kb, corpus...)
+	var n Numbering
+	prompt, err := n.Retriever(kb).Retrieve(ctx, "warranty", 1)
+	if err != nil || len(prompt) != 1 {
+		t.Fatalf("prompt retrieval: %+v, %v", prompt, err)
+	}
+	tl := NewNumberedTool(kb, &n)
+	first, err := tl.Run(ctx, "delivery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(first.Content, "[2] Shipping — policy/shipping.md\n") {
+		t.Errorf("the first call does not continue after the prompt's [1]: %q", first.Content)
+	}
+	again, err := tl.Run(ctx, "warranty delivery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"[1] ", "[2] "} {
+		if !strings.Contains(again.Content, want) {
+			t.Errorf("a passage seen before lost its number %s: %q", want, again.Content)
+		}
+	}
+	ps := n.Passages()
+	if len(ps) < 2 || ps[0].Source != "policy/warranty.md" || ps[1].Source != "policy/shipping.md" {
+		t.Errorf("passages by number: %+v", ps)
+	}
+	for i, p := range ps {
+		if got := n.Number(p); got != i+1 {
+			t.Errorf("passage %d numbered %d", i+1, got)
+		}
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"tinyrag/app/icons"
 )
 
 // Card places a tool block's live status card over the raw XML of that block
@@ -40,15 +42,8 @@ const maxBlockBytes = 16 << 10
 // previewRunes bounds the one-line input preview on a card.
 const previewRunes = 80
 
-// toolIcons maps the protocol's tools to their card icon.
-var toolIcons = map[string]string{
-	"rag_knowledge": "🔍",
-	"url_fetch":     "🌐",
-	"websearch":     "🔎",
-	"wikipedia":     "📖",
-	"calculate":     "🧮",
-	"nanogo":        "🐹",
-}
+// iconSlot is the card's empty icon span, filled in after sanitizing.
+const iconSlot = `<span class="tool-icon"></span>`
 
 // statusBadges maps each card status to its badge.
 var statusBadges = map[string]string{
@@ -91,6 +86,13 @@ func RenderAnswer(text string, cards []Card, opts Options) string {
 		out.WriteString(renderCard(*open, l, false))
 	}
 	out.WriteString(`</div>`)
+	if len(opts.CiteLinks) > 0 {
+		target := "_blank"
+		if opts.CiteTarget == "_top" {
+			target = "_top"
+		}
+		return linkCitations(out.String(), opts.CiteLinks, target)
+	}
 	return out.String()
 }
 
@@ -220,7 +222,10 @@ func renderCard(c Card, l labels, expanded bool) string {
 	}
 	var buf bytes.Buffer
 	writeCard(&buf, c, l, expanded)
-	v := policy.Sanitize(buf.String())
+	// The icon is the app's own constant SVG (app/icons), put in after
+	// sanitizing: the policy admits no SVG, and none from the model.
+	v := strings.Replace(policy.Sanitize(buf.String()), iconSlot,
+		`<span class="tool-icon">`+icons.Tool(toolAttr(strings.TrimSpace(c.Tool)))+`</span>`, 1)
 	cardCache.put(key, v)
 	return v
 }
@@ -234,10 +239,6 @@ func writeCard(buf *bytes.Buffer, c Card, l labels, expanded bool) {
 	}
 	name := strings.TrimSpace(c.Tool)
 	attrName := toolAttr(name)
-	icon, ok := toolIcons[attrName]
-	if !ok {
-		icon = "🔧"
-	}
 	preview, truncated := previewOf(c.Input)
 
 	buf.WriteString(`<div class="xml-tool-card" data-tool="`)
@@ -250,9 +251,9 @@ func writeCard(buf *bytes.Buffer, c Card, l labels, expanded bool) {
 		buf.WriteString(c.ID)
 		buf.WriteByte('"')
 	}
-	buf.WriteString(`><span class="tool-icon">`)
-	buf.WriteString(icon)
-	buf.WriteString(`</span> <strong>`)
+	buf.WriteString(`>`)
+	buf.WriteString(iconSlot)
+	buf.WriteString(` <strong>`)
 	writeEscaped(buf, truncateRunes(name, 64))
 	buf.WriteString(`</strong> <span class="tool-query">`)
 	writeEscaped(buf, preview)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/net/html"
 )
 
 // block returns a tool block for name and input in the protocol's format.
@@ -56,7 +58,7 @@ func TestRenderAnswer_CardShowsEachStatus(t *testing.T) {
 			if got := attr(card, "data-call-id"); got != "call_1" {
 				t.Errorf("data-call-id = %q", got)
 			}
-			assertHas(t, card, out, wantEl{tag: "span", class: "tool-icon", text: "🔍"})
+			assertIcon(t, card, out, "file-search")
 			assertHas(t, card, out, wantEl{tag: "strong", text: "rag_knowledge"})
 			assertHas(t, card, out, wantEl{tag: "span", class: "tool-query", text: "return policy"})
 			assertHas(t, card, out, wantEl{tag: "span", class: "tool-status-badge", text: tt.wantBadge})
@@ -85,15 +87,15 @@ func TestRenderAnswer_CardShowsEachStatus(t *testing.T) {
 
 func TestRenderAnswer_IconPerTool(t *testing.T) {
 	tests := []struct{ tool, icon string }{
-		{"rag_knowledge", "🔍"}, {"url_fetch", "🌐"}, {"websearch", "🔎"}, {"wikipedia", "📖"},
-		{"calculate", "🧮"}, {"nanogo", "🐹"}, {"shell", "🔧"}, {"", "🔧"}, {"NanoGo", "🐹"},
+		{"rag_knowledge", "file-search"}, {"url_fetch", "globe"}, {"websearch", "search"}, {"wikipedia", "book"},
+		{"calculate", "calculator"}, {"nanogo", "code"}, {"shell", "wrench"}, {"", "wrench"}, {"NanoGo", "code"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
 			text := block(tt.tool, "x")
 			out := RenderAnswer(text, []Card{{Start: 0, End: len(text), Tool: tt.tool, Status: "done"}}, Options{})
 			card := findOne(t, assertInert(t, out), "div", "xml-tool-card")
-			assertHas(t, card, out, wantEl{tag: "span", class: "tool-icon", text: tt.icon})
+			assertIcon(t, card, out, tt.icon)
 		})
 	}
 }
@@ -354,5 +356,20 @@ func TestStripToolBlocks_InvalidCardsRemoveNothing(t *testing.T) {
 		if got := StripToolBlocks(text, []Card{c}); got != text {
 			t.Errorf("card %+v changed the text to %q", c, got)
 		}
+	}
+}
+
+// assertIcon checks that the card's span.tool-icon holds exactly the app's
+// icon called name (an SVG of app/icons), and no text: no emoji to miss a
+// font for.
+func assertIcon(t *testing.T, card *html.Node, out, name string) {
+	t.Helper()
+	span := findOne(t, card, "span", "tool-icon")
+	if txt := strings.TrimSpace(textOf(span)); txt != "" {
+		t.Errorf("tool-icon has text %q, want only the SVG", txt)
+	}
+	svgs := findAll(span, "svg", "icon icon-"+name)
+	if len(svgs) != 1 || attr(svgs[0], "aria-hidden") != "true" {
+		t.Errorf("tool-icon does not hold the %s icon:\n%s", name, out)
 	}
 }

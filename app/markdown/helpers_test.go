@@ -33,6 +33,20 @@ var allowedTags = map[string]bool{
 	"input": true, "a": true,
 }
 
+// iconTags are the elements of an app/icons SVG: allowed only inside a
+// card's span.tool-icon, where the renderer puts the app's own icon.
+var iconTags = map[string]bool{"svg": true, "path": true, "circle": true, "rect": true}
+
+// inIcon reports whether n sits inside a card's icon span.
+func inIcon(n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && p.Data == "span" && attr(p, "class") == "tool-icon" {
+			return true
+		}
+	}
+	return false
+}
+
 // assertInert fails if the parsed output could run script, load anything or
 // navigate anywhere but a web or mail address: only known elements, no event
 // handlers, styles or src, and links only to http(s) hosts or mailto.
@@ -41,6 +55,9 @@ func assertInert(t *testing.T, out string) *html.Node {
 	root := parseRoot(t, out)
 	walk(root, func(n *html.Node) {
 		if n.Type != html.ElementNode {
+			return
+		}
+		if iconTags[n.Data] && inIcon(n) {
 			return
 		}
 		if !allowedTags[n.Data] {
@@ -56,6 +73,13 @@ func assertInert(t *testing.T, out string) *html.Node {
 				u, err := url.Parse(a.Val)
 				if err != nil || !(u.Scheme == "https" || u.Scheme == "http" || u.Scheme == "mailto") {
 					t.Errorf("link to %q must not be emitted:\n%s", a.Val, out)
+				}
+				if attr(n, "class") == "cite-ref" {
+					// The app's own link to a cited passage (Options.CiteLinks).
+					if attr(n, "rel") != "noopener" || (attr(n, "target") != "_blank" && attr(n, "target") != "_top") {
+						t.Errorf("citation link %q lacks rel/target: %v", a.Val, n.Attr)
+					}
+					break
 				}
 				if attr(n, "rel") != "noopener noreferrer nofollow" || attr(n, "target") != "_blank" {
 					t.Errorf("link %q lacks rel/target: %v", a.Val, n.Attr)

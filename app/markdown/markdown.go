@@ -18,12 +18,15 @@
 //	                                the sibling <code>; run-code only on go
 //	                                blocks with Options.AllowRun)
 //	div.xml-tool-card[data-tool][data-status][data-call-id]
-//	    span.tool-icon, strong (tool name), span.tool-query (preview),
+//	    span.tool-icon (an app/icons SVG), strong (tool name), span.tool-query (preview),
 //	    span.tool-status-badge[title] (⟳ ✓ ✗ ⊘),
 //	    details[open if Options.Expanded] > summary, pre.tool-input,
 //	    pre.tool-error, pre.tool-result
 //	a[rel="noopener noreferrer nofollow"][target=_blank], a.md-image (an
 //	                                image shown as a link, never loaded)
+//	a.cite-ref[rel=noopener][target=_blank|_top]
+//	                                a citation mark "[n]" linked to its
+//	                                passage (Options.CiteLinks)
 //	input[type=checkbox][disabled]  task-list boxes
 //
 // Rendering is meant to be repeated for every streamed token: finished
@@ -59,6 +62,13 @@ type Options struct {
 	// replaces the answer's HTML, so the UI keeps the user's open/closed
 	// choice here (from the details' toggle event) for it to survive.
 	Expanded map[string]bool
+	// CiteLinks are where the answer's citation marks lead: CiteLinks[n-1]
+	// is the passage "[n]" cites ("" leaves that mark as text). They are
+	// the app's own links to its sources, never the model's.
+	CiteLinks []string
+	// CiteTarget is the citation links' target: "_top" (an embedded view
+	// opens the page in the window around it) or "_blank" (the default).
+	CiteTarget string
 }
 
 // Render returns the sanitized HTML of Markdown src inside one root

@@ -113,11 +113,11 @@ func (c Chatter) answer(items []evidence.Item) string {
 	return b.String()
 }
 
-// passages renders rag_knowledge's numbered passages ("[1] Title — src#0"
+// passages renders rag_knowledge's numbered passages ("[1] Title — src"
 // then the text) as quotes under bold headings. A result that is not a
 // list of passages (nothing matched) is shown as it is.
 func (c Chatter) passages(content string) string {
-	if !strings.HasPrefix(content, "[1] ") {
+	if head, _, _ := strings.Cut(content, "\n"); !passageHead.MatchString(head) {
 		return escape(content) + "\n\n" + c.t("no_match_hint")
 	}
 	var b strings.Builder
@@ -135,7 +135,7 @@ func (c Chatter) passages(content string) string {
 	return strings.TrimRight(b.String(), "\n>")
 }
 
-var passageHead = regexp.MustCompile(`^\[\d+\] .+ — \S+#\d+$`)
+var passageHead = regexp.MustCompile(`^\[\d+\] .* — .+$`)
 
 func (c Chatter) enabled(name string) bool {
 	if c.Tools == nil {

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"tinyrag/app/embed"
 	"tinyrag/app/knowledge/site"
@@ -43,6 +44,52 @@ type Config struct {
 	// Embed says which pages may embed the app (embed.html, through
 	// embed.js) and whether they may submit questions. Absent: none may.
 	Embed *embed.Policy `json:"embed,omitempty"`
+	// Starters are questions the welcome screen offers visitors, in both
+	// views, instead of the app's own suggestions (at most MaxStarters,
+	// each at most MaxStarterRunes).
+	Starters []string `json:"starters,omitempty"`
+}
+
+// Bounds of the starter questions: a welcome screen shows a few short
+// questions, not a document.
+const (
+	MaxStarters     = 8
+	MaxStarterRunes = 200
+)
+
+// CheckStarters returns the starter questions trimmed and without empty
+// ones, or an error naming the first one over the bounds (the commands
+// that write tinyrag.json refuse it).
+func CheckStarters(ss []string) ([]string, error) {
+	kept, warns := cleanStarters(ss)
+	if len(warns) > 0 {
+		return nil, errors.New(warns[0])
+	}
+	return kept, nil
+}
+
+// CheckStartersLoose is CheckStarters that keeps what is within the
+// bounds and reports what it left out, as the app reads tinyrag.json.
+func CheckStartersLoose(ss []string) (kept, warns []string) { return cleanStarters(ss) }
+
+// cleanStarters keeps the starters within the bounds and says what it
+// left out.
+func cleanStarters(ss []string) (kept, warns []string) {
+	for i, s := range ss {
+		s = strings.Join(strings.Fields(s), " ")
+		switch n := utf8.RuneCountInString(s); {
+		case n == 0:
+			continue
+		case n > MaxStarterRunes:
+			warns = append(warns, fmt.Sprintf("%s: starters[%d] is %d characters, the limit is %d; it is left out", FileName, i, n, MaxStarterRunes))
+		case len(kept) == MaxStarters:
+			warns = append(warns, fmt.Sprintf("%s: more than %d starters; starters[%d] and after are left out", FileName, MaxStarters, i))
+			return kept, warns
+		default:
+			kept = append(kept, s)
+		}
+	}
+	return kept, warns
 }
 
 // EmbedPolicy is the embedding policy, the empty one (nobody) if the
@@ -93,7 +140,7 @@ func Parse(data []byte) (Config, []string, error) {
 	if c.Version != Version {
 		return Config{}, warns, fmt.Errorf("%s has version %d; this app reads version %d", FileName, c.Version, Version)
 	}
-	known := map[string]bool{"version": true, "bundles": true, "llm": true, "proxy": true, "embed": true}
+	known := map[string]bool{"version": true, "bundles": true, "llm": true, "proxy": true, "embed": true, "starters": true}
 	for _, k := range sortedKeys(raw) {
 		if !known[k] && !isSecret(k) {
 			warns = append(warns, fmt.Sprintf("%s: unknown field %q ignored", FileName, k))
@@ -126,6 +173,9 @@ func Parse(data []byte) (Config, []string, error) {
 		}
 		c.Embed = &p
 	}
+	var sw []string
+	c.Starters, sw = cleanStarters(c.Starters)
+	warns = append(warns, sw...)
 	if c.Proxy != "" && c.Proxy != SameOrigin {
 		if err := checkAbsHTTP(c.Proxy); err != nil {
 			return Config{}, warns, fmt.Errorf("%s: proxy: %w", FileName, err)

@@ -112,3 +112,35 @@ func TestMarshal_KeepsTheEmbedPolicy(t *testing.T) {
 		t.Fatalf("round trip: %+v, %v", out.Embed, err)
 	}
 }
+
+func TestParse_StartersWithinTheirBounds(t *testing.T) {
+	long := strings.Repeat("w", MaxStarterRunes+1)
+	tests := []struct {
+		name      string
+		starters  string
+		want      []string
+		wantWarns int
+	}{
+		{"two questions", `["How do I prune?", "  Where do pears  keep? "]`, []string{"How do I prune?", "Where do pears keep?"}, 0},
+		{"empty ones are dropped", `["", " ", "Why?"]`, []string{"Why?"}, 0},
+		{"one too long is left out", `["` + long + `", "Why?"]`, []string{"Why?"}, 1},
+		{"more than the limit: the first ones", `["1","2","3","4","5","6","7","8","9","10"]`, []string{"1", "2", "3", "4", "5", "6", "7", "8"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, warns, err := Parse([]byte(`{"version":1,"starters":` + tt.starters + `}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(c.Starters, tt.want) || len(warns) != tt.wantWarns {
+				t.Errorf("starters %q, warnings %q; want %q and %d warnings", c.Starters, warns, tt.want, tt.wantWarns)
+			}
+		})
+	}
+	if _, err := CheckStarters([]string{"ok", long}); err == nil || !strings.Contains(err.Error(), "limit is 200") {
+		t.Errorf("CheckStarters of a long starter: %v", err)
+	}
+	if got, err := CheckStarters([]string{" a  b ", ""}); err != nil || !reflect.DeepEqual(got, []string{"a b"}) {
+		t.Errorf("CheckStarters = %q, %v", got, err)
+	}
+}

@@ -67,7 +67,7 @@ func (c *ChatListView) renderItem(it ChatItem) app.UI {
 							c.rename(id)
 						}
 					}, app.EventScope(id)),
-				app.Button().Class("icon-btn").Type("button").Aria("label", T(l, "save")).Text("✓").
+				app.Button().Class("icon-btn").Type("button").Aria("label", T(l, "save")).Body(icon("check")).
 					OnClick(func(ctx app.Context, e app.Event) { c.rename(id) }, app.EventScope(id)),
 			),
 		)
@@ -80,9 +80,9 @@ func (c *ChatListView) renderItem(it ChatItem) app.UI {
 				setView(ctx, func(v *View) { v.Page, v.NavOpen = pageChat, false })
 				ctx.Defer(func(app.Context) { stickToBottom(true) })
 			}, app.EventScope(id)),
-		app.Button().Class("row-btn").Type("button").Aria("label", T(l, "rename")+": "+it.Title).Title(T(l, "rename")).Text("✎").
+		app.Button().Class("row-btn").Type("button").Aria("label", T(l, "rename")+": "+it.Title).Title(T(l, "rename")).Body(icon("edit")).
 			OnClick(func(ctx app.Context, e app.Event) { c.renaming, c.renameTo, c.err = id, it.Title, "" }, app.EventScope(id, it.Title)),
-		app.Button().Class("row-btn danger").Type("button").Aria("label", T(l, "delete")+": "+it.Title).Title(T(l, "delete")).Text("🗑").
+		app.Button().Class("row-btn danger").Type("button").Aria("label", T(l, "delete")+": "+it.Title).Title(T(l, "delete")).Body(icon("trash")).
 			OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.DeleteChat(id) }, app.EventScope(id)),
 	)
 }

@@ -26,6 +26,8 @@ type CitationDialog struct {
 	app.Compo
 	Ctrl *Controller
 	Lang string
+	// LinkTarget is where "Open page" opens ("_top" in the embedded view).
+	LinkTarget string
 
 	cite CitationView
 	ctx  app.Context
@@ -65,6 +67,7 @@ func (d *CitationDialog) Render() app.UI {
 	}
 	c := d.cite.Citation
 	l := d.Lang
+	link := d.Ctrl.PassageLink(c)
 	closeFn := func(ctx app.Context, e app.Event) { d.close() }
 	return app.Div().Class("modal-backdrop").OnClick(closeFn).Body(
 		app.Div().Class("modal").Attr("role", "dialog").Aria("modal", true).Aria("labelledby", "cite-title").ID("citation-dialog").
@@ -76,11 +79,13 @@ func (d *CitationDialog) Render() app.UI {
 			}).Body(
 			app.Header().Class("modal-head").Body(
 				app.H2().ID("cite-title").Text(c.Title),
-				app.Button().Class("icon-btn").ID("cite-close").Type("button").Aria("label", T(l, "close")).AutoFocus(true).Text("✕").OnClick(closeFn),
+				app.Button().Class("icon-btn").ID("cite-close").Type("button").Aria("label", T(l, "close")).AutoFocus(true).Body(icon("close")).OnClick(closeFn),
 			),
 			app.P().Class("cite-source").Body(app.Code().Text(c.Source), app.Span().Text(" · "+c.ChunkID),
-				app.If(d.Ctrl.CiteLink(c) != "", func() app.UI {
-					return app.A().ID("cite-link").Class("cite-link").Href(d.Ctrl.CiteLink(c)).Target("_blank").Rel("noopener").Text(" · " + T(l, "open_page") + " ↗")
+				app.If(link != "", func() app.UI {
+					// The page opens at the passage (a text fragment).
+					return app.Span().Body(app.Text(" · "), app.A().ID("cite-link").Class("cite-link").Href(link).Target(linkTarget(d.LinkTarget)).Rel("noopener").
+						Body(app.Span().Text(T(l, "open_page")), icon("external")))
 				})),
 			app.Blockquote().Class("cite-text").Text(c.Text),
 		),

@@ -104,10 +104,10 @@ func (c *Composer) Render() app.UI {
 	var btn app.UI
 	if c.busy {
 		btn = app.Button().Class("send-btn stop").ID("stop-btn").Type("button").Aria("label", T(l, "stop")).Title(T(l, "stop")).
-			Text("■").OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Stop() })
+			Body(icon("stop")).OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Stop() })
 	} else {
 		btn = app.Button().Class("send-btn").ID("send-btn").Type("button").Aria("label", T(l, "send")).Title(T(l, "send")).
-			Disabled(strings.TrimSpace(c.draft) == "" || c.queued).Text("➤").
+			Disabled(strings.TrimSpace(c.draft) == "" || c.queued).Body(icon("send")).
 			OnClick(func(ctx app.Context, e app.Event) { c.send(ctx) })
 	}
 	input := app.Textarea().ID(InputID).Rows(1).

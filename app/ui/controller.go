@@ -89,6 +89,9 @@ type Observer interface {
 	// Answered is a finished answer (stopped, failed or complete) to
 	// question, with its citations.
 	Answered(question string, m chats.Message)
+	// Feedback is the visitor's rating (m.Feedback) of an answer to
+	// question.
+	Feedback(question string, m chats.Message)
 }
 
 // Controller is the one place that touches the chat history, the
@@ -365,6 +368,11 @@ func copyMessage(m *chats.Message) chats.Message {
 		Route: m.Route, Telemetry: m.Telemetry, Error: m.Error, Streaming: m.Streaming, Stopped: m.Stopped, Offline: m.Offline}
 	v.Cards = slices.Clone(m.Cards)
 	v.Citations = slices.Clone(m.Citations)
+	v.Related, v.NoMatch = slices.Clone(m.Related), m.NoMatch
+	if m.Feedback != nil {
+		f := *m.Feedback
+		v.Feedback = &f
+	}
 	return v
 }
 

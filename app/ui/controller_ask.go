@@ -12,7 +12,6 @@ import (
 	"tinyrag/app/llm/reach"
 	"tinyrag/app/markdown"
 	"tinyrag/app/nomodel"
-	"tinyrag/app/tool"
 )
 
 // renderEvery bounds how often a streaming answer is published: tokens
@@ -134,14 +133,14 @@ func (c *Controller) askLocked(q string) {
 // stand-in. When the model turns out unreachable before it said anything,
 // the stand-in answers instead of leaving the question unanswered.
 func (c *Controller) answer(actx context.Context, j answerJob, req engine.Request, offline bool, why string) {
-	reg := j.rt.Registry(j.st)
+	a := j.rt.ForAnswer(j.st, !offline)
 	var chatter llm.Chatter
 	if offline {
-		chatter = nomodel.Chatter{Tools: reg, Lang: j.st.Lang, Why: why}
+		chatter = nomodel.Chatter{Tools: a.Reg, Lang: j.st.Lang, Why: why}
 	} else {
 		chatter = c.chatter(j.rt, j.st)
 	}
-	shown, err := c.stream(actx, j, req, chatter, reg)
+	shown, err := c.stream(actx, j, req, chatter, a)
 	if err != nil && !offline && actx.Err() == nil && unreachable(err) && !shown {
 		why := err.Error()
 		if reach.IsFetchFailure(err) {
@@ -152,19 +151,28 @@ func (c *Controller) answer(actx context.Context, j answerJob, req engine.Reques
 		*j.msg = chats.Message{Role: j.msg.Role, Time: j.msg.Time, Streaming: true, Offline: true}
 		c.unlock(stateModel, stateThread)
 		offline = true
-		_, err = c.stream(actx, j, req, nomodel.Chatter{Tools: reg, Lang: j.st.Lang}, reg)
+		a = j.rt.ForAnswer(j.st, false)
+		_, err = c.stream(actx, j, req, nomodel.Chatter{Tools: a.Reg, Lang: j.st.Lang}, a)
 	}
 	stopped := actx.Err() != nil
 	var cites []chats.Citation
 	if err == nil {
+		cites = a.Citations()
+	}
+	// What to read next, and whether anything matched at all: the index's
+	// own search, no second model call (visitors pay for their own).
+	var rel []chats.Related
+	noMatch := false
+	if !stopped {
+		rel, noMatch = c.related(j.rt, j.q, cites)
 		c.mu.Lock()
-		m := copyMessage(j.msg)
+		noMatch = noMatch && knowledgeQuestion(j.msg)
 		c.mu.Unlock()
-		cites = j.rt.Citations(actx, j.q, &m)
 	}
 	c.mu.Lock()
 	m := j.msg
 	m.Citations = cites
+	m.Related, m.NoMatch = rel, noMatch
 	m.Offline = offline
 	if stopped {
 		m.Stopped = true
@@ -181,7 +189,7 @@ func (c *Controller) answer(actx context.Context, j answerJob, req engine.Reques
 // stream runs the engine with chatter, applying its events to j's message
 // under the lock as they come; the thread is published at most every
 // renderEvery. It reports whether the answer showed any text.
-func (c *Controller) stream(actx context.Context, j answerJob, req engine.Request, chatter llm.Chatter, reg *tool.Registry) (shown bool, err error) {
+func (c *Controller) stream(actx context.Context, j answerJob, req engine.Request, chatter llm.Chatter, a Answering) (shown bool, err error) {
 	emit := func(ev engine.Event) {
 		c.mu.Lock()
 		j.msg.Apply(ev)
@@ -194,7 +202,7 @@ func (c *Controller) stream(actx context.Context, j answerJob, req engine.Reques
 		}
 		c.threadChanged()
 	}
-	_, err = j.rt.EngineWith(j.st, chatter, reg).Ask(actx, req, emit)
+	_, err = j.rt.EngineFor(j.st, chatter, a).Ask(actx, req, emit)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return shown, err

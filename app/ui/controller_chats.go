@@ -19,23 +19,39 @@ func (c *Controller) NewChat() {
 	c.unlock(stateChats, stateThread)
 }
 
-// OpenChat stops the answer being streamed and opens chat id.
-func (c *Controller) OpenChat(id string) {
+// OpenChat stops the answer being streamed and opens chat id; false when
+// there is no such chat (nothing changes then).
+func (c *Controller) OpenChat(id string) bool {
 	c.mu.Lock()
 	if c.hist == nil {
 		c.mu.Unlock()
-		return
+		return false
 	}
 	ch := c.hist.Get(id)
 	if ch == nil {
 		c.mu.Unlock()
-		return
+		return false
 	}
 	if ch != c.chat {
 		c.stopLocked()
 	}
 	c.chat = ch
 	c.unlock(stateChats, stateThread)
+	return true
+}
+
+// chatList is the chat list as last published.
+func (c *Controller) chatList() ChatList {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.snapshotLocked(stateChats).(ChatList)
+}
+
+// ShowNotice shows text as the notice.
+func (c *Controller) ShowNotice(text string) {
+	c.mu.Lock()
+	c.status.Notice = text
+	c.unlock(stateStatus)
 }
 
 // Chats lists the chats whose title or messages contain every word of

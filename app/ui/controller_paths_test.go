@@ -21,6 +21,13 @@ type heard struct {
 	events   []string
 	answered []chats.Message
 	question []string
+	rated    []chats.Message
+}
+
+func (h *heard) Feedback(q string, m chats.Message) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.rated = append(h.rated, m)
 }
 
 func (h *heard) Event(ev engine.Event) {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -45,17 +47,37 @@ func (h *EmbedHost) Event(ev engine.Event) {
 }
 
 // Answered implements Observer: a finished answer goes to the host with
-// the passages it cites.
-func (h *EmbedHost) Answered(_ string, m chats.Message) {
+// the passages it cites, and a question nothing matched goes as
+// unanswered too.
+func (h *EmbedHost) Answered(q string, m chats.Message) {
 	b := h.bridge()
 	if b == nil {
 		return
 	}
-	cites := make([]embed.Citation, len(m.Citations))
-	for i, c := range m.Citations {
-		cites[i] = embed.Citation{Title: c.Title, Source: c.Source, Chunk: c.ChunkID, Text: c.Text}
+	b.Answer(answerText(&m), embedCitations(m.Citations))
+	if m.NoMatch {
+		b.Unanswered(q)
 	}
-	b.Answer(answerText(&m), cites)
+}
+
+// Feedback implements Observer: the visitor's rating goes to the host
+// with the question, the answer and its citations.
+func (h *EmbedHost) Feedback(q string, m chats.Message) {
+	b := h.bridge()
+	if b == nil || m.Feedback == nil {
+		return
+	}
+	b.Feedback(embed.Feedback{Rating: m.Feedback.Rating, Reason: m.Feedback.Reason, Note: m.Feedback.Note,
+		Question: q, Answer: answerText(&m), Citations: embedCitations(m.Citations)})
+}
+
+// embedCitations are citations as the protocol carries them.
+func embedCitations(cs []chats.Citation) []embed.Citation {
+	out := make([]embed.Citation, len(cs))
+	for i, c := range cs {
+		out[i] = embed.Citation{Title: c.Title, Source: c.Source, Chunk: c.ChunkID, Text: c.Text}
+	}
+	return out
 }
 
 // hostChat is the embedded view's controller as the host page may drive
@@ -97,6 +119,58 @@ func (h hostChat) AddDocuments(docs []embed.Document) error {
 
 // SetContext implements embed.Chat.
 func (h hostChat) SetContext(text string) { h.ctrl.SetContext(text) }
+
+// searchTimeout bounds one search for the host's search box.
+const searchTimeout = 10 * time.Second
+
+// Search implements embed.Chat: the pages for the host's search box, each
+// linked at its passage, with the matched words of its excerpt apart.
+func (h hostChat) Search(q string) ([]embed.SearchResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), searchTimeout)
+	defer cancel()
+	hits, err := h.ctrl.SearchSite(ctx, q, embed.MaxResults)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]embed.SearchResult, len(hits))
+	for i, hit := range hits {
+		out[i] = embed.SearchResult{Title: hit.Title, Source: hit.Source,
+			URL: h.ctrl.PassageLink(citationOfHit(hit)), Snippet: snippet(hit)}
+	}
+	return out, nil
+}
+
+// snippetRunes bounds an excerpt without marked words.
+const snippetRunes = 200
+
+// snippet is a hit's excerpt as plain text in pieces, the odd ones the
+// matched words: the knowledge base's fragments are HTML, escaped with
+// <mark> added, and a host must never be handed markup.
+func snippet(h knowledge.Hit) []string {
+	if len(h.Fragments) == 0 {
+		return []string{clip(strings.Join(strings.Fields(h.Text), " "), snippetRunes)}
+	}
+	src := strings.Join(h.Fragments, " … ")
+	var out []string
+	for {
+		i := strings.Index(src, "<mark>")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(src[i:], "</mark>")
+		if j < 0 {
+			break
+		}
+		out = append(out, unescape.Replace(src[:i]), unescape.Replace(src[i+len("<mark>"):i+j]))
+		src = src[i+j+len("</mark>"):]
+	}
+	return append(out, unescape.Replace(src))
+}
+
+// unescape undoes html.EscapeString, which is all the knowledge base's
+// fragments are escaped with. (html.UnescapeString would link its table
+// of every named entity into app.wasm: about 270 KB.)
+var unescape = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&#39;", "'", "&#34;", `"`, "&amp;", "&")
 
 // LoadEmbedPolicy reads which pages may embed the app from the site's
 // tinyrag.json. A site without one allows only its own pages.

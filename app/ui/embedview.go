@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"net/url"
 	"strings"
 	"unicode"
@@ -9,6 +10,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/embed"
+	"tinyrag/app/siteconfig"
 )
 
 // EmbedOptions are what the embedding page chose for its panel (the data
@@ -20,6 +22,12 @@ type EmbedOptions struct {
 	// Bundles limits the site's bundles searched to these (their URLs as
 	// tinyrag.json lists them, or their file names); empty: all.
 	Bundles []string
+	// Starters are the page's starter questions (embed.js data-starters),
+	// in place of the site's; nil: the site's.
+	Starters []string
+	// Question came with the address (?q=): it is put in once the app is
+	// ready, by the host-submit rule.
+	Question string
 }
 
 // maxGreetingRunes bounds the greeting a URL can set.
@@ -45,7 +53,24 @@ func ParseEmbedOptions(q url.Values) EmbedOptions {
 			o.Bundles = append(o.Bundles, b)
 		}
 	}
+	o.Starters = parseStarters(q.Get("starters"))
+	o.Question = linkQuestion(q)
 	return o
+}
+
+// parseStarters reads the page's starter questions: a JSON array of
+// strings (what embed.js sends), kept within tinyrag.json's bounds. A
+// value that is no such array is ignored: the site's starters show.
+func parseStarters(v string) []string {
+	if v == "" {
+		return nil
+	}
+	var raw []string
+	if err := json.Unmarshal([]byte(v), &raw); err != nil {
+		return nil
+	}
+	kept, _ := siteconfig.CheckStartersLoose(raw)
+	return kept
 }
 
 // EmbedView is the compact view another page embeds (embed.html): one
@@ -95,6 +120,11 @@ func (e *EmbedView) OnMount(ctx app.Context) {
 	startRoot(ctx, e.Ctrl, &e.settings, e.adjust)
 	ctx.ObserveState(stateStatus, &e.status).OnChange(func() {
 		signalReady(e.status)
+		if e.status.Ready && e.Opts.Question != "" {
+			q := e.Opts.Question
+			e.Opts.Question = ""
+			askFromLink(ctx, e.Ctrl, q)
+		}
 		if e.status.Ready {
 			// Listening says "ready" to the host, which then sends what it
 			// queued: only once the stores are open can they be served.
@@ -140,8 +170,9 @@ func contentHeight() int {
 	return h
 }
 
-// dialogEscape is installed once: Escape in an open citation dialog closes
-// the dialog, not the embedding page's panel. go-app's handlers run after
+// dialogEscape is installed once: Escape in an open citation dialog (or a
+// feedback form) closes the dialog (the form), not the embedding page's
+// panel. go-app's handlers run after
 // the event, too late to mark it; a native listener marks it in time for
 // the bridge, which leaves marked keys alone.
 var dialogEscape app.Func
@@ -152,7 +183,14 @@ func guardDialogEscape() {
 	}
 	dialogEscape = app.FuncOf(func(this app.Value, args []app.Value) any {
 		ev := args[0]
-		if ev.Get("key").String() == "Escape" && app.Window().GetElementByID("citation-dialog").Truthy() {
+		if ev.Get("key").String() != "Escape" {
+			return nil
+		}
+		inForm := false
+		if t := ev.Get("target"); t.Truthy() && !t.Get("closest").IsUndefined() {
+			inForm = t.Call("closest", ".fb-form").Truthy()
+		}
+		if inForm || app.Window().GetElementByID("citation-dialog").Truthy() {
 			ev.Call("preventDefault")
 		}
 		return nil
@@ -177,6 +215,14 @@ func (e *EmbedView) hostNote(lang string) string {
 		return ""
 	}
 	return sprintf(T(lang, "embed_note"), e.HostOrigin)
+}
+
+// feedbackNote tells the visitor who hears a rating.
+func (e *EmbedView) feedbackNote(lang string) string {
+	if e.HostOrigin == "" {
+		return T(lang, "fb_local")
+	}
+	return sprintf(T(lang, "fb_host"), e.HostOrigin)
 }
 
 // Render implements app.Composer.
@@ -207,17 +253,18 @@ func (e *EmbedView) Render() app.UI {
 		app.Main().Class("main").Aria("label", T(l, "conversation")).Body(
 			app.If(len(e.thread.Messages) > 0 && !e.thread.Busy, func() app.UI {
 				return app.Div().Class("embed-bar").Body(
-					app.Button().Class("btn small").ID("embed-new").Type("button").Text("+ " + T(l, "new_conversation")).
+					app.Button().Class("btn small").ID("embed-new").Type("button").Body(icon("plus"), app.Span().Text(T(l, "new_conversation"))).
 						OnClick(func(ctx app.Context, _ app.Event) {
 							e.Ctrl.NewChat()
 							ctx.Defer(func(app.Context) { focusByID(InputID) })
 						}),
 				)
 			}),
-			&ThreadView{Ctrl: e.Ctrl, Lang: l, AllowRun: e.Ctrl.CanRunGo(e.settings), Greeting: greeting},
+			&ThreadView{Ctrl: e.Ctrl, Lang: l, AllowRun: e.Ctrl.CanRunGo(e.settings), Greeting: greeting,
+				Starters: e.Opts.Starters, LinkTarget: "_top", FeedbackNote: e.feedbackNote(l)},
 			&Composer{Ctrl: e.Ctrl, Lang: l, Note: e.hostNote(l)},
 		),
-		&CitationDialog{Ctrl: e.Ctrl, Lang: l},
+		&CitationDialog{Ctrl: e.Ctrl, Lang: l, LinkTarget: "_top"},
 	)
 }
 

@@ -57,7 +57,7 @@ var texts = map[string][2]string{
 	"stop":                     {"Stop", "Stopp"},
 	"hint":                     {"Answers can be wrong. Your documents stay in this browser; when you ask, the question, this chat's earlier turns and the passages found for it go to the model %s.", "Antworten können falsch sein. Deine Dokumente bleiben in diesem Browser; wenn du fragst, gehen die Frage, die früheren Beiträge dieses Chats und die dazu gefundenen Passagen an das Modell %s."},
 	"embed_refused":            {"tinyRAG cannot run here", "tinyRAG kann hier nicht laufen"},
-	"embed_note":               {"The page at %s receives the answers given here and their sources.", "Die Seite %s erhält die hier gegebenen Antworten und ihre Quellen."},
+	"embed_note":               {"The page at %s receives the answers given here, their sources and your ratings.", "Die Seite %s erhält die hier gegebenen Antworten, ihre Quellen und deine Bewertungen."},
 	"new_conversation":         {"New conversation", "Neues Gespräch"},
 	"embed_greeting":           {"Hi! Ask me anything about this site.", "Hallo! Frag mich alles über diese Seite."},
 	"page_context":             {"The visitor asks from a page that describes itself like this:", "Der Besucher fragt von einer Seite, die sich so beschreibt:"},

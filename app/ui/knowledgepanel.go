@@ -93,7 +93,7 @@ func (k *KnowledgePanel) Render() app.UI {
 				}
 			}).
 			Body(
-				app.Span().Class("drop-icon").Aria("hidden", true).Text("⇪"),
+				app.Span().Class("drop-icon").Body(icon("upload")),
 				app.Span().Text(T(l, "drop")),
 				app.Div().Class("pick-row").Body(
 					app.Label().Class("btn small").For("kb-files").Text(T(l, "files")),
@@ -200,10 +200,10 @@ func (k *KnowledgePanel) renderDoc(d knowledge.Document) app.UI {
 			app.Span().Class("doc-meta").Text(humanSize(d.Size)+" · "+chunkCount(l, d.Chunks)+" · "+d.Added.Local().Format("2006-01-02")),
 		),
 		app.If(refetch, func() app.UI {
-			return app.Button().Class("row-btn").Type("button").Title(T(l, "reimport")).Aria("label", T(l, "reimport")+": "+d.Title).Text("↻").
+			return app.Button().Class("row-btn").Type("button").Title(T(l, "reimport")).Aria("label", T(l, "reimport")+": "+d.Title).Body(icon("refresh")).
 				OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.Reimport(d) }, app.EventScope(d.ID))
 		}),
-		app.Button().Class("row-btn danger").Type("button").Title(T(l, "delete")).Aria("label", T(l, "delete")+": "+d.Title).Text("🗑").
+		app.Button().Class("row-btn danger").Type("button").Title(T(l, "delete")).Aria("label", T(l, "delete")+": "+d.Title).Body(icon("trash")).
 			OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.DeleteDoc(d.ID) }, app.EventScope(d.ID)),
 	)
 }

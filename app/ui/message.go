@@ -26,6 +26,11 @@ type MessageView struct {
 	CanRegenerate bool
 	// Expanded are the call ids of the tool cards the user opened.
 	Expanded map[string]bool
+	// LinkTarget is where links to sources open ("_top" in the embedded
+	// view, "_blank" else).
+	LinkTarget string
+	// FeedbackNote says who hears a rating.
+	FeedbackNote string
 
 	copied bool
 }
@@ -36,13 +41,13 @@ func (v *MessageView) Render() app.UI {
 	m := &v.Msg
 	if m.Role == chats.RoleUser {
 		return app.Article().Class("msg user").Aria("label", T(l, "you")).Attr("data-msg", v.Index).Body(
-			app.Div().Class("avatar").Aria("hidden", true).Text("🙂"),
+			app.Div().Class("avatar").Body(icon("user")),
 			app.Div().Class("bubble").Text(m.Content),
 		)
 	}
 	actions := app.Div().Class("msg-actions").Body(
 		app.Button().Class("icon-btn copy-answer").Type("button").Aria("label", T(l, "copy")).
-			Body(iconCopy(), app.Span().Text(copyLabel(l, v.copied))).
+			Body(icon("copy"), app.Span().Text(copyLabel(l, v.copied))).
 			OnClick(func(ctx app.Context, e app.Event) {
 				copyText(markdown.ToText(answerText(m)))
 				v.copied = true
@@ -50,12 +55,15 @@ func (v *MessageView) Render() app.UI {
 			}, app.EventScope(v.ChatID, v.Index)),
 		app.If(v.CanRegenerate, func() app.UI {
 			return app.Button().Class("icon-btn regenerate").Type("button").Aria("label", T(l, "regenerate")).
-				Body(app.Span().Aria("hidden", true).Text("↻"), app.Span().Text(T(l, "regenerate"))).
+				Body(icon("refresh"), app.Span().Text(T(l, "regenerate"))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if v.Ctrl.Regenerate() {
 						ctx.Defer(func(app.Context) { stickToBottom(true) })
 					}
 				})
+		}),
+		app.If(!m.Stopped && m.Error == "", func() app.UI {
+			return &RatingView{Ctrl: v.Ctrl, Lang: l, ChatID: v.ChatID, Index: v.Index, Feedback: m.Feedback, Note: v.FeedbackNote}
 		}),
 	)
 	var cites []app.UI
@@ -71,22 +79,51 @@ func (v *MessageView) Render() app.UI {
 			OnClick(func(ctx app.Context, e app.Event) { openCitation(ctx, c) }, app.EventScope(v.ChatID, v.Index, c.ChunkID)))
 	}
 	return app.Article().Class("msg assistant").Aria("label", T(l, "assistant")).Attr("data-msg", v.Index).Body(
-		app.Div().Class("avatar").Aria("hidden", true).Text("✦"),
+		app.Div().Class("avatar").Body(icon("spark")),
 		app.Div().Class("bubble").Body(
 			v.renderAnswer(),
 			app.If(len(cites) > 0, func() app.UI {
 				return app.Nav().Class("citations").Aria("label", T(l, "sources")).Body(cites...)
 			}),
+			app.If(!m.Streaming && len(m.Related) > 0, func() app.UI { return v.renderRelated() }),
 			app.If(!m.Streaming, func() app.UI { return actions }),
 		),
 	)
+}
+
+// renderRelated lists the pages to read next: they match the question and
+// the answer did not cite them.
+func (v *MessageView) renderRelated() app.UI {
+	l := v.Lang
+	items := make([]app.UI, len(v.Msg.Related))
+	for i, r := range v.Msg.Related {
+		title := r.Title
+		if title == "" {
+			title = r.Source
+		}
+		items[i] = app.Li().Body(app.A().Class("related-link").Href(r.URL).Target(linkTarget(v.LinkTarget)).Rel("noopener").
+			Title(r.Source).Body(icon("file"), app.Span().Text(title)))
+	}
+	return app.Nav().Class("related").Aria("label", T(l, "related")).Body(
+		app.Span().Class("related-title").Text(T(l, "related")),
+		app.Ul().Body(items...),
+	)
+}
+
+// linkTarget is target, "_blank" unless it is "_top".
+func linkTarget(target string) string {
+	if target == "_top" {
+		return target
+	}
+	return "_blank"
 }
 
 // renderAnswer is the answer's body.
 func (v *MessageView) renderAnswer() app.UI {
 	m := &v.Msg
 	l := v.Lang
-	html := markdown.RenderAnswer(m.Content, mdCards(m), markdown.Options{AllowRun: v.AllowRun, Lang: l, Streaming: m.Streaming, Expanded: v.Expanded})
+	html := markdown.RenderAnswer(m.Content, mdCards(m), markdown.Options{AllowRun: v.AllowRun, Lang: l, Streaming: m.Streaming, Expanded: v.Expanded,
+		CiteLinks: v.Ctrl.CiteLinks(m.Citations), CiteTarget: v.LinkTarget})
 	cls := "answer"
 	if m.Streaming {
 		cls += " cursor"
@@ -110,6 +147,9 @@ func (v *MessageView) renderAnswer() app.UI {
 	parts = append(parts, app.Div().Class(cls).Body(app.Raw(html)))
 	if m.Offline {
 		parts = append(parts, app.P().Class("msg-note").Text(T(l, "answered_from_kb")))
+	}
+	if m.NoMatch && !m.Streaming {
+		parts = append(parts, app.P().Class("msg-note no-match").Text(T(l, "no_match")))
 	}
 	if m.Stopped {
 		parts = append(parts, app.P().Class("msg-note stopped").Text(T(l, "stopped")))
@@ -155,9 +195,4 @@ func answerText(m *chats.Message) string {
 		return m.Answer
 	}
 	return markdown.StripToolBlocks(m.Content, mdCards(m))
-}
-
-// iconCopy is the copy symbol; no font has a glyph for it everywhere.
-func iconCopy() app.UI {
-	return app.Raw(`<svg class="icon" aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" stroke-width="1.5"><rect x="5.5" y="5.5" width="8" height="8" rx="1.5"/><path d="M10.5 3.5v-.5a1.5 1.5 0 0 0-1.5-1.5H4A1.5 1.5 0 0 0 2.5 3v5A1.5 1.5 0 0 0 4 9.5h.5"/></svg>`)
 }

@@ -22,6 +22,7 @@ type App struct {
 	model    ModelState
 	settings Settings
 	view     View
+	chats    ChatList
 }
 
 // OnMount starts the controller and observes what the frame shows. It
@@ -31,9 +32,16 @@ func (a *App) OnMount(ctx app.Context) {
 		return
 	}
 	startRoot(ctx, a.Ctrl, &a.settings, nil)
-	ctx.ObserveState(stateStatus, &a.status).OnChange(func() { signalReady(a.status) })
+	ctx.ObserveState(stateStatus, &a.status).OnChange(func() {
+		signalReady(a.status)
+		if a.status.Ready {
+			routeStart(ctx, a.Ctrl)
+		}
+	})
 	ctx.ObserveState(stateModel, &a.model)
 	ctx.ObserveState(stateView, &a.view)
+	// The open chat's address (chatroute.go).
+	ctx.ObserveState(stateChats, &a.chats).OnChange(func() { routeFollow(a.chats) })
 }
 
 // startRoot is what every root does on mount: the settings' theme and
@@ -119,7 +127,7 @@ func (a *App) Render() app.UI {
 		main = &SettingsPage{Ctrl: a.Ctrl}
 	} else {
 		main = app.Main().Class("main").Aria("label", T(l, "conversation")).Body(
-			&Topbar{Lang: l, Title: true},
+			&Topbar{Ctrl: a.Ctrl, Lang: l, Title: true},
 			&ThreadView{Ctrl: a.Ctrl, Lang: l, Debug: a.settings.Debug, AllowRun: a.Ctrl.CanRunGo(a.settings), Banner: true},
 			&Composer{Ctrl: a.Ctrl, Lang: l},
 		)

@@ -66,6 +66,10 @@ func TestParseEmbedOptions_TakesOnlyWhatItKnows(t *testing.T) {
 		{"all", "greeting=Hi+there&theme=dark&lang=de&bundles=docs.tinyrag,+faq.tinyrag", EmbedOptions{Greeting: "Hi there", Theme: "dark", Lang: "de", Bundles: []string{"docs.tinyrag", "faq.tinyrag"}}},
 		{"unknown theme and language are ignored", "theme=url(evil)&lang=xx", EmbedOptions{}},
 		{"a long greeting is cut", "greeting=" + long, EmbedOptions{Greeting: long[:maxGreetingRunes] + "…"}},
+		{"starters and a question", "starters=" + url.QueryEscape(`["How do I prune?"," ","Where are pears kept?"]`) + "&q=+When+to+prune%3F+",
+			EmbedOptions{Starters: []string{"How do I prune?", "Where are pears kept?"}, Question: "When to prune?"}},
+		{"starters that are no JSON array are ignored", "starters=a|b", EmbedOptions{}},
+		{"a question over the protocol's bound is ignored", "q=" + strings.Repeat("x", 4097), EmbedOptions{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,5 +78,18 @@ func TestParseEmbedOptions_TakesOnlyWhatItKnows(t *testing.T) {
 				t.Errorf("ParseEmbedOptions(%q) = %+v, want %+v", tc.query, got, tc.want)
 			}
 		})
+	}
+}
+
+func TestChatHash_RoundTrips(t *testing.T) {
+	for _, id := range []string{"20240101-abc", "a b&c=d", ""} {
+		if got := hashChat(chatHash(id)); got != id {
+			t.Errorf("hashChat(chatHash(%q)) = %q", id, got)
+		}
+	}
+	for hash, want := range map[string]string{"": "", "#": "", "#top": "", "#chat=x1": "x1", "chat=x2": "x2", "#chat=%zz": ""} {
+		if got := hashChat(hash); got != want {
+			t.Errorf("hashChat(%q) = %q, want %q", hash, got, want)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -55,7 +54,10 @@ type Runtime struct {
 
 // Registry returns the tools the settings allow, over the runtime's
 // knowledge base and proxies.
-func (rt *Runtime) Registry(s Settings) *tool.Registry {
+func (rt *Runtime) Registry(s Settings) *tool.Registry { return rt.registry(s, &knowledge.Numbering{}) }
+
+// registry is Registry with rag_knowledge numbering its passages by num.
+func (rt *Runtime) registry(s Settings, num *knowledge.Numbering) *tool.Registry {
 	sc := web.ServerConfig{}
 	sc.Web.Enabled = true
 	if rt.Server != nil {
@@ -76,7 +78,7 @@ func (rt *Runtime) Registry(s Settings) *tool.Registry {
 		}
 	}
 	if rt.KB != nil || len(rt.Site.Bundles()) > 0 {
-		reg.Register(knowledge.NewTool(rt.Retriever()))
+		reg.Register(knowledge.NewNumberedTool(rt.Retriever(), num))
 	}
 	if rt.NanoGo != nil {
 		reg.Register(nanogo.Tool(rt.NanoGo))
@@ -108,21 +110,46 @@ func (rt *Runtime) Chatter(s Settings) *llm.Client {
 	return llm.NewClient(rt.LLMBase(s), opts...)
 }
 
-// Engine builds an engine for one question with the current settings.
-// Building one per question is cheap and picks up changed settings.
-func (rt *Runtime) Engine(s Settings, chat llm.Chatter) *engine.Engine {
-	return rt.EngineWith(s, chat, rt.Registry(s))
+// Answering is what one answer is made with: the tools, the knowledge its
+// prompt is retrieved from, and the numbering they share, so a passage the
+// model cites as [n] is the answer's n-th citation.
+type Answering struct {
+	Reg *tool.Registry
+	// KB is the prompt's retriever; nil when there is no knowledge.
+	KB  tool.Retriever
+	Num *knowledge.Numbering
 }
 
-// EngineWith builds the engine over tools reg, the registry the caller
-// already built for the settings (the no-model stand-in reads the same
-// one to choose its tool).
-func (rt *Runtime) EngineWith(s Settings, chat llm.Chatter, reg *tool.Registry) *engine.Engine {
-	var kb tool.Retriever
+// ForAnswer returns what one answer with settings s is made with. prompt
+// says whether the passages retrieved into the prompt count as sources: a
+// model reads them, the no-model stand-in (app/nomodel) does not — its
+// answer is made only of what its tools returned.
+func (rt *Runtime) ForAnswer(s Settings, prompt bool) Answering {
+	a := Answering{Num: &knowledge.Numbering{}}
+	a.Reg = rt.registry(s, a.Num)
 	if rt.KB != nil || len(rt.Site.Bundles()) > 0 {
-		kb = rt.Retriever()
+		a.KB = rt.Retriever()
+		if prompt {
+			a.KB = a.Num.Retriever(a.KB)
+		}
 	}
-	return engine.New(s.EngineConfig(), chat, reg, kb)
+	return a
+}
+
+// EngineFor builds the engine for one answer made with a. Building one
+// per question is cheap and picks up changed settings.
+func (rt *Runtime) EngineFor(s Settings, chat llm.Chatter, a Answering) *engine.Engine {
+	return engine.New(s.EngineConfig(), chat, a.Reg, a.KB)
+}
+
+// Citations lists the passages the answer was given, in the order of the
+// numbers it cites them by: Citations()[n-1] is [n].
+func (a Answering) Citations() []chats.Citation {
+	var out []chats.Citation
+	for _, p := range a.Num.Passages() {
+		out = append(out, citation(p))
+	}
+	return out
 }
 
 // Request builds the engine request for a question in a chat: the earlier
@@ -143,40 +170,6 @@ func Request(s Settings, c *chats.Chat, question string) engine.Request {
 		hist = hist[:n-1]
 	}
 	return engine.Request{Question: question, History: hist, Model: s.Model, Persona: s.PersonaPrompt(), AnswerLanguage: s.AnswerLang}
-}
-
-// Citations lists the passages an answer drew on: those retrieved into
-// the prompt (the same query gives the same passages) and those every
-// rag_knowledge call returned, each chunk once.
-func (rt *Runtime) Citations(ctx context.Context, question string, m *chats.Message) []chats.Citation {
-	if !rt.HasKnowledge() {
-		return nil
-	}
-	var out []chats.Citation
-	seen := map[string]bool{}
-	add := func(q string, k int) {
-		ps, err := rt.Retriever().Retrieve(ctx, q, k)
-		if err != nil && len(ps) == 0 {
-			return // a partial search still cites what it found
-		}
-		for _, p := range ps {
-			if !seen[p.ChunkID] {
-				seen[p.ChunkID] = true
-				out = append(out, citation(p))
-			}
-		}
-	}
-	// An answer made without a model used only what its tools returned,
-	// not the passages retrieved into a prompt nobody read.
-	if !m.Offline && m.Telemetry != nil && m.Telemetry.Retrieved > 0 {
-		add(question, m.Telemetry.Retrieved)
-	}
-	for _, c := range m.Cards {
-		if c.Tool == "rag_knowledge" && c.Status == chats.StatusDone {
-			add(c.Input, knowledge.ToolPassages)
-		}
-	}
-	return out
 }
 
 func citation(p tool.Passage) chats.Citation {

@@ -9,7 +9,6 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/engine"
-	"tinyrag/app/engine/telemetry"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/markdown"
 	"tinyrag/app/nomodel"
@@ -41,11 +40,12 @@ func answerWithoutModel(t *testing.T, rt *Runtime, lang, q string) (string, []ch
 	c := &chats.Chat{ID: "c"}
 	msg := c.AddQuestion(q, time.Now())
 	msg.Offline = true
-	_, err := rt.Engine(st, nomodel.Chatter{Tools: rt.Registry(st), Lang: lang}).Ask(context.Background(), Request(st, c, q), msg.Apply)
+	a := rt.ForAnswer(st, false)
+	_, err := rt.EngineFor(st, nomodel.Chatter{Tools: a.Reg, Lang: lang}, a).Ask(context.Background(), Request(st, c, q), msg.Apply)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return msg.Answer, rt.Citations(context.Background(), q, msg)
+	return msg.Answer, a.Citations()
 }
 
 func TestNoModel_AnswersFromTheKnowledgeBaseWithCitations(t *testing.T) {
@@ -147,25 +147,43 @@ func TestRegistry_SettingsEnableAndDisableTools(t *testing.T) {
 	}
 }
 
-func TestCitations_FromPromptRetrievalAndKnowledgeCalls(t *testing.T) {
+// TestCitations_AreTheAnswersPassagesByNumber: with a model, the prompt's
+// passages come first ([1]…), then what rag_knowledge returned; the
+// tool's text cites the same numbers. Without a model the prompt is read
+// by nobody and only the tool's passages count.
+func TestCitations_AreTheAnswersPassagesByNumber(t *testing.T) {
 	kb := testKB(t,
 		knowledge.Input{Title: "Zebras", Source: "z.md", Text: "Zebras migrate across the Serengeti."},
 		knowledge.Input{Title: "Owls", Source: "o.md", Text: "Owls hunt at night in the forest."},
 	)
 	rt := &Runtime{KB: kb}
-	m := &chats.Message{}
-	m.Apply(engine.Event{Event: engine.EventToken, Text: `<tool name="rag_knowledge"><query>owls night</query></tool>`})
-	m.Apply(engine.Event{Event: engine.EventToolStart, ID: "call-1", Tool: "rag_knowledge"})
-	m.Apply(engine.Event{Event: engine.EventToolResult, ID: "call-1", Tool: "rag_knowledge", Result: "…"})
-	m.Telemetry = nil
-	cites := rt.Citations(context.Background(), "zebra migration", m)
-	if len(cites) != 1 || cites[0].Source != "o.md" {
-		t.Fatalf("citations without prompt retrieval = %+v, want the owl passage only", cites)
+	st := DefaultSettings().Normalized()
+	a := rt.ForAnswer(st, true)
+	if _, err := a.KB.Retrieve(context.Background(), "zebra migration", 1); err != nil {
+		t.Fatal(err)
 	}
-	m.Apply(engine.Event{Event: engine.EventDone, Answer: "x", Telemetry: nil})
-	m.Telemetry = &telemetry.Record{Retrieved: 1}
-	cites = rt.Citations(context.Background(), "zebra migration", m)
-	if len(cites) != 2 || cites[0].Source != "z.md" {
-		t.Errorf("citations = %+v, want zebra (prompt) then owl (tool)", cites)
+	rag, _ := a.Reg.Lookup("rag_knowledge")
+	res, err := rag.Run(context.Background(), "owls night")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Content, "[2] Owls — o.md") {
+		t.Errorf("the tool's passage is not numbered after the prompt's: %q", res.Content)
+	}
+	cites := a.Citations()
+	if len(cites) != 2 || cites[0].Source != "z.md" || cites[1].Source != "o.md" {
+		t.Errorf("citations = %+v, want zebra (prompt, [1]) then owl (tool, [2])", cites)
+	}
+
+	a = rt.ForAnswer(st, false)
+	if _, err := a.KB.Retrieve(context.Background(), "zebra migration", 1); err != nil {
+		t.Fatal(err)
+	}
+	rag, _ = a.Reg.Lookup("rag_knowledge")
+	if res, err = rag.Run(context.Background(), "owls night"); err != nil || !strings.HasPrefix(res.Content, "[1] Owls") {
+		t.Fatalf("without a model the tool's passage is [1]: %q, %v", res.Content, err)
+	}
+	if cites := a.Citations(); len(cites) != 1 || cites[0].Source != "o.md" {
+		t.Errorf("citations without a model = %+v, want the owl passage only", cites)
 	}
 }

@@ -170,7 +170,7 @@ func (p *SettingsPage) renderPersonas(st *Settings, changed func(app.Context)) a
 					st.Personas[i].Prompt = ctx.JSSrc().Get("value").String()
 					changed(ctx)
 				}),
-			app.Button().Class("row-btn danger").Type("button").Aria("label", T(l, "delete")+": "+p.Name).Text("🗑").
+			app.Button().Class("row-btn danger").Type("button").Aria("label", T(l, "delete")+": "+p.Name).Body(icon("trash")).
 				OnClick(func(ctx app.Context, e app.Event) {
 					st.Personas = append(st.Personas[:i:i], st.Personas[i+1:]...)
 					changed(ctx)

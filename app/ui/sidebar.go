@@ -43,7 +43,7 @@ func (s *Sidebar) Render() app.UI {
 			app.Small().Text("local-first"),
 		),
 		app.Button().Class("new-chat").Type("button").ID("new-chat").Body(
-			app.Span().Aria("hidden", true).Text("+"),
+			icon("plus"),
 			app.Span().Text(T(l, "new_chat")),
 		).OnClick(func(ctx app.Context, e app.Event) {
 			if s.Ctrl == nil {
@@ -61,7 +61,7 @@ func (s *Sidebar) Render() app.UI {
 		app.Div().Class("side-footer").Body(
 			app.Button().Class("icon-btn").ID("open-settings").Type("button").
 				Aria("pressed", settingsOpen).
-				Body(app.Span().Aria("hidden", true).Text("⚙"), app.Span().Text(T(l, "settings"))).
+				Body(icon("settings"), app.Span().Text(T(l, "settings"))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					setView(ctx, func(v *View) {
 						// Read now: go-app keeps the first render's handler.

@@ -23,6 +23,16 @@ type ThreadView struct {
 	// Greeting, when set, stands in for the welcome screen: the compact
 	// view greets a visitor in the site owner's words.
 	Greeting string
+	// Starters, when set, are the welcome screen's questions (an
+	// embedding page's choice); nil: the site's (tinyrag.json), or else
+	// the app's own suggestions.
+	Starters []string
+	// LinkTarget is where links to sources open: "_top" in the embedded
+	// view (the site's page, in the window around it), "_blank" else.
+	LinkTarget string
+	// FeedbackNote says who hears a rating (the embedding page, or
+	// nobody but this browser).
+	FeedbackNote string
 
 	thread Thread
 	status Status
@@ -129,7 +139,7 @@ func (t *ThreadView) Render() app.UI {
 		if t.status.Notice != "" {
 			body = append(body, app.Div().Class("banner notice").Attr("role", "alert").Body(
 				app.Span().Text(t.status.Notice),
-				app.Button().Class("icon-btn").Type("button").Aria("label", T(l, "close")).Text("✕").
+				app.Button().Class("icon-btn").Type("button").Aria("label", T(l, "close")).Body(icon("close")).
 					OnClick(func(ctx app.Context, e app.Event) { t.Ctrl.DismissNotice() }),
 			))
 		}
@@ -138,11 +148,14 @@ func (t *ThreadView) Render() app.UI {
 	case len(t.thread.Messages) == 0 && t.Greeting != "":
 		body = append(body, app.Div().Class("thread").ID("thread").Body(
 			app.Article().Class("msg assistant greeting").Aria("label", T(l, "assistant")).Body(
-				app.Div().Class("avatar").Aria("hidden", true).Text("✦"),
-				app.Div().Class("bubble").Body(app.P().ID("greeting").Text(t.Greeting)),
+				app.Div().Class("avatar").Body(icon("spark")),
+				app.Div().Class("bubble").Body(
+					app.P().ID("greeting").Text(t.Greeting),
+					t.renderStarters(t.starters()),
+				),
 			)))
 	case len(t.thread.Messages) == 0:
-		body = append(body, &Welcome{Lang: l})
+		body = append(body, &Welcome{Lang: l, Starters: t.starters(), Ask: t.ask})
 	default:
 		t.forChat()
 		msgs := make([]app.UI, 0, len(t.thread.Messages))
@@ -152,6 +165,7 @@ func (t *ThreadView) Render() app.UI {
 				Ctrl: t.Ctrl, Lang: l, Debug: t.Debug, AllowRun: t.AllowRun,
 				ChatID: t.thread.ChatID, Index: i, Msg: m,
 				CanRegenerate: i == last && !t.thread.Busy, Expanded: t.expanded[i],
+				LinkTarget: t.LinkTarget, FeedbackNote: t.FeedbackNote,
 			})
 		}
 		body = append(body, app.Div().Class("thread").Attr("role", "log").Aria("live", "polite").
@@ -159,6 +173,35 @@ func (t *ThreadView) Render() app.UI {
 			OnClick(t.onClick).Body(msgs...))
 	}
 	return app.Div().Class("messages").ID("messages").Body(body...)
+}
+
+// starters are the welcome screen's questions: the page's, else the
+// site's.
+func (t *ThreadView) starters() []string {
+	if t.Starters != nil {
+		return t.Starters
+	}
+	return t.Ctrl.Starters()
+}
+
+// ask asks a starter question: the visitor chose it, so it is sent.
+func (t *ThreadView) ask(ctx app.Context, q string) {
+	if t.Ctrl.Ask(q) != AskRefused {
+		ctx.Defer(func(app.Context) { stickToBottom(true) })
+	}
+}
+
+// renderStarters lists starter questions as buttons that ask them.
+func (t *ThreadView) renderStarters(qs []string) app.UI {
+	if len(qs) == 0 {
+		return nil
+	}
+	items := make([]app.UI, len(qs))
+	for i, q := range qs {
+		items[i] = app.Li().Body(app.Button().Class("starter").Type("button").Text(q).
+			OnClick(func(ctx app.Context, e app.Event) { t.ask(ctx, q) }, app.EventScope(q)))
+	}
+	return app.Ul().Class("starters").ID("starters").Aria("label", T(t.Lang, "starters")).Body(items...)
 }
 
 // onClick serves the buttons inside rendered Markdown (copy code, run
@@ -185,15 +228,33 @@ func (t *ThreadView) onClick(ctx app.Context, e app.Event) {
 }
 
 // Welcome is the empty conversation: what the app does, and questions to
-// start with.
+// start with — the site's starters when it has some, else the app's own
+// suggestions.
 type Welcome struct {
 	app.Compo
-	Lang string
+	Lang     string
+	Starters []string
+	// Ask asks a starter question.
+	Ask func(ctx app.Context, q string)
 }
 
 // Render implements app.Composer.
 func (w *Welcome) Render() app.UI {
 	l := w.Lang
+	if len(w.Starters) > 0 {
+		items := make([]app.UI, len(w.Starters))
+		for i, q := range w.Starters {
+			items[i] = app.Li().Body(app.Button().Class("suggestion starter").Type("button").Body(
+				icon("chat"), app.Span().Text(q),
+			).OnClick(func(ctx app.Context, e app.Event) { w.Ask(ctx, q) }, app.EventScope(q)))
+		}
+		return app.Div().Class("welcome").Body(
+			app.Img().Src("/web/icons/icon.svg").Alt(""),
+			app.H2().Text(T(l, "welcome_title")),
+			app.P().Text(T(l, "welcome_text")),
+			app.Ul().Class("suggestions starters").ID("starters").Aria("label", T(l, "starters")).Body(items...),
+		)
+	}
 	suggestion := func(key string) app.UI {
 		parts := strings.SplitN(T(l, key), "|", 2)
 		text := parts[0] + " " + parts[1]

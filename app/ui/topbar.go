@@ -1,15 +1,21 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // Topbar is the conversation's header: the menu button, the chat's title
 // and the model.
 type Topbar struct {
 	app.Compo
+	Ctrl  *Controller
 	Lang  string
 	Title bool // show the open chat's title (else only the menu and model)
 
 	thread Thread
+	copied bool
 }
 
 // OnMount observes the open chat, for its title.
@@ -25,9 +31,24 @@ func (t *Topbar) Render() app.UI {
 	if t.thread.Title != "" {
 		title = t.thread.Title
 	}
+	label := T(t.Lang, "copy_md")
+	if t.copied {
+		label = T(t.Lang, "copied_md")
+	}
 	return app.Header().Class("topbar").Body(
 		&MenuButton{Lang: t.Lang},
 		app.H1().Text(title),
+		app.If(t.Ctrl != nil && len(t.thread.Messages) > 0 && !t.thread.Busy, func() app.UI {
+			// The conversation as Markdown, with its sources, related
+			// pages and ratings: the full app's export of a chat.
+			return app.Button().Class("icon-btn copy-md").ID("copy-md").Type("button").Aria("label", label).Title(label).
+				Body(icon("clipboard"), app.Span().Class("copy-md-label").Text(label)).
+				OnClick(func(ctx app.Context, e app.Event) {
+					copyText(t.Ctrl.ChatMarkdown())
+					t.copied = true
+					ctx.After(1500*time.Millisecond, func(app.Context) { t.copied = false })
+				})
+		}),
 		&ModelPill{Lang: t.Lang},
 	)
 }
@@ -46,6 +67,6 @@ func (m *MenuButton) OnMount(ctx app.Context) { ctx.ObserveState(stateView, &m.v
 // Render implements app.Composer.
 func (m *MenuButton) Render() app.UI {
 	return app.Button().Class("icon-btn menu-btn").Type("button").Aria("label", T(m.Lang, "open_menu")).
-		Aria("expanded", m.view.NavOpen).Text("☰").
+		Aria("expanded", m.view.NavOpen).Body(icon("menu")).
 		OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = !v.NavOpen }) })
 }

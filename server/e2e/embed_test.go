@@ -448,7 +448,6 @@ func findEmbedFrame(t *testing.T, b *browser, appURL string) cdp.FrameID {
 // DOM and storage, none of its page's scripts.
 func evalInFrame[T any](t *testing.T, b *browser, frame cdp.FrameID, expr string) T {
 	t.Helper()
-	var zero T
 	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
 	defer cancel()
 	world, err := chromedp.Call(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: "e2e"})
@@ -462,13 +461,7 @@ func evalInFrame[T any](t *testing.T, b *browser, frame cdp.FrameID, expr string
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.ExceptionDetails != nil {
-		t.Fatalf("in the panel's frame, %s: %s %v", expr, res.ExceptionDetails.Text, res.ExceptionDetails.Exception)
-	}
-	if err := json.Unmarshal(res.Result.Value, &zero); err != nil {
-		t.Fatalf("in the panel's frame, %s: result %s: %v", expr, res.Result.Value, err)
-	}
-	return zero
+	return resultOf[T](t, "in the panel's frame, "+expr, res.Result, res.ExceptionDetails)
 }
 
 // storedWith lists where the app's storage (every IndexedDB database and

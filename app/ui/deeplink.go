@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/embed"
+)
+
+// linkQuestion is the question a link carries in ?q= ("" for none, or one
+// over the protocol's bound): a site links to its assistant with a
+// question already in it.
+func linkQuestion(q url.Values) string {
+	s := strings.TrimSpace(q.Get("q"))
+	if utf8.RuneCountInString(s) > embed.MaxQuestionRunes {
+		return ""
+	}
+	return s
+}
+
+// askFromLink puts in a question that came with the page's address, by
+// the host-submit rule: a link from anywhere must not spend the visitor's
+// model or ask in their name, so the question waits in the composer for
+// them to send — unless the site's owner turned host submit on
+// (tinyrag.json "embed": {"host_submit": true}).
+func askFromLink(ctx app.Context, ctrl *Controller, q string) {
+	if ctrl.HostSubmit() && ctrl.Ask(q) != AskRefused {
+		ctx.Defer(func(app.Context) { stickToBottom(true) })
+		return
+	}
+	setDraft(ctx, q)
+}
