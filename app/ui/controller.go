@@ -55,6 +55,9 @@ type Deps struct {
 	Online func() bool
 	// Log writes a line to the developer console (nil: nowhere).
 	Log func(string)
+	// Mark records that a step of the start-up was reached (a User Timing
+	// mark in the browser, which make bench-cold reads); nil: nowhere.
+	Mark func(name string)
 	// Observer hears each answer's engine events and its end (the
 	// embedded view passes them on to the host page); nil: nobody.
 	Observer Observer
@@ -175,6 +178,7 @@ func (c *Controller) Start(pub Publisher) {
 	c.unlock(stateStatus, stateSettings, stateModel)
 	started := c.now()
 	c.goAsync(func() {
+		c.mark("tinyrag:open")
 		rt, hist, warn, siteWarns := c.open(context.Background())
 		c.logAll("tinyRAG site knowledge: ", siteWarns)
 		c.mu.Lock()
@@ -190,8 +194,16 @@ func (c *Controller) Start(pub Publisher) {
 		c.kn.SiteErrs = siteWarns
 		c.refreshDocsLocked()
 		c.unlock(stateStatus, stateChats, stateThread, stateBusy, stateKnowledge, stateModel)
+		c.mark("tinyrag:ready")
 		c.CheckModel()
 	})
+}
+
+// mark records a start-up step (Deps.Mark).
+func (c *Controller) mark(name string) {
+	if c.deps.Mark != nil {
+		c.deps.Mark(name)
+	}
 }
 
 // Wait blocks until every goroutine the controller started has ended
@@ -240,6 +252,7 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 		if err := hist.Load(ctx); err != nil {
 			chatWarn = err.Error()
 		}
+		c.mark("tinyrag:chats")
 	})
 
 	rt := &Runtime{NanoGo: c.deps.NanoGo, Origin: c.deps.Origin, HTTP: c.deps.HTTP, Online: c.deps.Online, Bundles: c.deps.Bundles}
@@ -252,6 +265,7 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 			return
 		}
 		siteWarns = rt.loadSite(ctx, c.deps.ConfigURL)
+		c.mark("tinyrag:site")
 	})
 
 	warn := ""
@@ -269,6 +283,7 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 		cfg.Store = nil
 		kb, _ = knowledge.New(cfg)
 	}
+	c.mark("tinyrag:knowledge")
 	<-chatsDone
 	<-siteDone
 	if warn == "" {

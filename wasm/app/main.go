@@ -29,6 +29,7 @@ import (
 )
 
 func main() {
+	mark("tinyrag:main")
 	var pages ui.Pages
 	if app.IsClient {
 		page := app.Window().URL()
@@ -44,6 +45,7 @@ func main() {
 			NanoGo: &nanogo.WorkerRunner{ScriptURL: root + "web/nanogo-worker.js?exec=" + url.QueryEscape(root+"wasm_exec.js")},
 			Online: ui.BrowserOnline,
 			Log:    func(s string) { app.Log(s) },
+			Mark:   mark,
 		}
 		// The file importers too (their default URLs assume the site's root).
 		importrun.WorkerScript = root + "web/importer-worker.js?exec=" + url.QueryEscape(root+"wasm_exec.js")
@@ -59,7 +61,16 @@ func main() {
 		}
 	}
 	ui.RoutesFor(pages)
+	mark("tinyrag:routes")
 	app.RunWhenOnBrowser()
+}
+
+// mark sets a User Timing mark, which make bench-cold and the browser's
+// performance panel show on the page's timeline.
+func mark(name string) {
+	if app.IsClient {
+		app.Window().Get("performance").Call("mark", name)
+	}
 }
 
 // embedPages builds the embedded view's controller. The page around the
