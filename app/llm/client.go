@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net/http"
 	"sort"
 	"strings"
 
@@ -21,7 +20,7 @@ type Client struct {
 	base    string
 	hc      httpdo.Doer
 	apiKey  string
-	headers http.Header
+	headers httpdo.Header
 }
 
 // Option configures a Client.
@@ -32,7 +31,7 @@ type Option func(*Client)
 // on the server, so the browser app leaves it empty.
 func WithAPIKey(key string) Option { return func(c *Client) { c.apiKey = key } }
 
-// WithHTTPClient replaces the default client (http.DefaultClient natively,
+// WithHTTPClient replaces the default client (net/http's natively,
 // fetch() in the browser). An *http.Client's Timeout, if any, covers the
 // whole streamed reply, so long answers need none: cancel the context instead.
 func WithHTTPClient(hc httpdo.Doer) Option {
@@ -55,7 +54,7 @@ func NewClient(baseURL string, opts ...Option) *Client {
 	c := &Client{
 		base:    strings.TrimRight(strings.TrimSpace(baseURL), "/"),
 		hc:      httpdo.Or(nil),
-		headers: http.Header{},
+		headers: httpdo.Header{},
 	}
 	for _, o := range opts {
 		o(c)
@@ -110,7 +109,7 @@ func (c *Client) ChatStream(ctx context.Context, req Request) (Stream, error) {
 		return nil, fmt.Errorf("llm: encoding request: %w", err)
 	}
 	endpoint := c.base + "/chat/completions"
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	hreq, err := httpdo.NewRequest(ctx, "POST", endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("llm: bad endpoint %q: %w", endpoint, err)
 	}
@@ -142,7 +141,7 @@ func (c *Client) ChatStream(ctx context.Context, req Request) (Stream, error) {
 	return s, nil
 }
 
-func (c *Client) decorate(r *http.Request) {
+func (c *Client) decorate(r *httpdo.Request) {
 	for k, vs := range c.headers {
 		for _, v := range vs {
 			r.Header.Add(k, v)
@@ -153,7 +152,7 @@ func (c *Client) decorate(r *http.Request) {
 	}
 }
 
-func readHTTPError(endpoint string, resp *http.Response) error {
+func readHTTPError(endpoint string, resp *httpdo.Response) error {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	msg := errorMessage(b)
@@ -172,7 +171,7 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 	endpoint := c.base + "/models"
 	ids, err := c.getModels(ctx, endpoint)
 	var he *HTTPError
-	if errors.As(err, &he) && he.Status == http.StatusNotFound && strings.HasSuffix(c.base, "/v1") {
+	if errors.As(err, &he) && he.Status == 404 && strings.HasSuffix(c.base, "/v1") {
 		if alt, err2 := c.getModels(ctx, strings.TrimSuffix(c.base, "/v1")+"/api/tags"); err2 == nil {
 			return alt, nil
 		}
@@ -194,7 +193,7 @@ type modelList struct {
 const maxModelsBody = 8 << 20
 
 func (c *Client) getModels(ctx context.Context, endpoint string) ([]string, error) {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
+	hreq, err := httpdo.NewRequest(ctx, "GET", endpoint, nil)
 	if err != nil {
 		return nil, fmt.Errorf("llm: bad endpoint %q: %w", endpoint, err)
 	}

@@ -42,7 +42,7 @@ type Deps struct {
 	// under it.
 	Origin string
 	// HTTP makes every request (nil: fetch() in the browser,
-	// http.DefaultClient natively).
+	// net/http's natively).
 	HTTP httpdo.Doer
 	// ConfigURL is the site's tinyrag.json, next to index.html; "" for
 	// none. It is read at start beside the stores.

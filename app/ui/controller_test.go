@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/httpdo"
 	"tinyrag/app/llm"
 	"tinyrag/app/nanogo"
 )
@@ -213,7 +214,7 @@ func harness(t *testing.T, store chats.Store, model *scriptedModel, opts ...func
 	t.Cleanup(srv.Close)
 	deps := Deps{
 		Origin:    srv.URL,
-		HTTP:      srv.Client(),
+		HTTP:      httpdo.NetHTTP{Client: srv.Client()},
 		OpenChats: func(context.Context) (chats.Store, error) { return store, nil },
 		Chatter:   func(Settings) llm.Chatter { return model },
 		Models:    func(context.Context, Settings) ([]string, error) { return []string{"scripted"}, nil },

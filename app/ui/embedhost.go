@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"net/http"
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -102,7 +101,7 @@ func (h hostChat) SetContext(text string) { h.ctrl.SetContext(text) }
 // tinyrag.json. A site without one allows only its own pages.
 func LoadEmbedPolicy(ctx context.Context, configURL string) (embed.Policy, error) {
 	data, status, err := siteGet(ctx, nil, configURL, maxConfigBytes)
-	if status == http.StatusNotFound {
+	if status == 404 {
 		return embed.Policy{}, nil
 	}
 	if err != nil {

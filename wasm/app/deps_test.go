@@ -11,14 +11,22 @@ import (
 )
 
 // browserBuild runs the go command as `make wasm` builds app.wasm: for
-// js/wasm, in the browser workspace (wasm/browser.work). A failure fails
-// the test: a graph that cannot be listed cannot be checked.
+// js/wasm, in the browser workspace (wasm/browser.work) with go-app's
+// browser copy written first (wasm/goapp), with the browser build's tag.
+// A failure fails the test: a graph that cannot be listed cannot be
+// checked.
 func browserBuild(t *testing.T, args ...string) string {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
+	gen := exec.Command("go", "run", "./wasm/goapp", "-out", "bin/goapp-browser")
+	gen.Dir = root
+	if out, err := gen.CombinedOutput(); err != nil {
+		t.Fatalf("writing go-app's browser copy: %v\n%s", err, out)
+	}
+	args = append(args[:1:1], append([]string{"-tags", "tinyrag_browser"}, args[1:]...)...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOWORK="+filepath.Join(root, "wasm", "browser.work"))
@@ -42,10 +50,25 @@ var forbidden = []struct{ prefix, why string }{
 	{"tinyrag/app/web/fetch", "the server's fetcher, with its HTML extraction"},
 	{"tinyrag/app/web/search", "the server's search backends"},
 	{"github.com/golang/snappy", "only zap uses it"},
+	{"net/http", "its initialisers keep Go's TLS stack; requests go through app/httpdo's own types and fetch(), and go-app's copy for the browser does without it (wasm/goapp)"},
+	{"crypto/tls", "the browser speaks TLS itself (net/http brought it)"},
+	{"crypto/x509", "the browser checks certificates itself (net/http brought it)"},
+	{"encoding/asn1", "certificate parsing (net/http brought it)"},
+	{"crypto/ecdsa", "TLS's public-key cryptography (net/http brought it)"},
+	{"crypto/rsa", "TLS's public-key cryptography (net/http brought it)"},
+}
+
+// standIns are modules the browser workspace replaces, with the folder
+// (relative to wasm/) their replacement must come from.
+var standIns = []struct{ module, dir, why string }{
+	{"github.com/blevesearch/zapx/", "./zapx/", "zap is not used by the flat segments"},
+	{"github.com/json-iterator/go", "./jsoniter", "bleve's geo package gets encoding/json, which app.wasm has anyway"},
+	{"github.com/maxence-charriere/go-app/v10", "../bin/goapp-browser", "go-app's browser copy imports no net/http"},
 }
 
 // TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed checks app.wasm's package
-// graph: no forbidden package, and zap only as the stand-ins.
+// graph: no forbidden package, and the stand-ins in place of what they
+// replace.
 func TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -60,8 +83,10 @@ func TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed(t *testing.T) {
 				t.Errorf("app.wasm depends on %s again: %s", pkg, f.why)
 			}
 		}
-		if strings.HasPrefix(pkg, "github.com/blevesearch/zapx/") && !strings.HasPrefix(filepath.ToSlash(replace), "./zapx/") {
-			t.Errorf("app.wasm links the real %s (replaced by %q), not the stand-in in wasm/zapx: the browser workspace lost its replace", pkg, replace)
+		for _, s := range standIns {
+			if strings.HasPrefix(pkg, s.module) && !strings.HasPrefix(filepath.ToSlash(replace), s.dir) {
+				t.Errorf("app.wasm links the real %s (replaced by %q), not the stand-in in %s (%s): the browser workspace lost its replace", pkg, replace, s.dir, s.why)
+			}
 		}
 	}
 	if seen < 50 {
