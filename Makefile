@@ -17,7 +17,7 @@ BROTLI_WASM ?= 11
 # deployment; see docs/startup.md.
 BROTLI_WASM_DEV ?= 5
 
-.PHONY: all build build-dev static wasm goapp-browser run test test-native test-wasm test-e2e e2e-deps size size-packages bench bench-wasm bench-reload bench-cold bench-bundle screenshots fuzz clean
+.PHONY: all build build-dev static wasm browsermod run test test-native test-wasm test-e2e e2e-deps size size-packages bench bench-wasm bench-reload bench-cold bench-bundle screenshots fuzz clean
 
 all: build
 
@@ -29,16 +29,16 @@ all: build
 # checkout reached through a symbolic link make resolves the link and the
 # go command does not, and a workspace at the resolved path does not
 # contain the module at the logical one.
-# The workspace puts go-app's browser copy in place (bin/goapp-browser,
-# written by wasm/goapp) and the tag leaves net/http out of app/httpdo:
-# app.wasm imports no net/http (docs/startup.md).
+# The workspace puts the browser copies of go-app and bleve in place
+# (bin/browsermod, written by wasm/browsermod) and the tag leaves net/http
+# out of app/httpdo: app.wasm imports no net/http (docs/startup.md).
 BROWSER_WORK = "$$PWD/wasm/browser.work"
 BROWSER_GO   = GOWORK=$(BROWSER_WORK) GOOS=js GOARCH=wasm $(GO)
 BROWSER_TAGS = -tags tinyrag_browser
-goapp-browser:
-	@$(GO) run ./wasm/goapp -out bin/goapp-browser
+browsermod:
+	@$(GO) run ./wasm/browsermod -out bin/browsermod
 
-wasm: goapp-browser
+wasm: browsermod
 	@mkdir -p $(WEB_OUT)
 	$(BROWSER_GO) build $(BROWSER_TAGS) -trimpath -ldflags="-s -w" -o $(WEB_OUT)/app.wasm ./wasm/app
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/importer.wasm ./wasm/importer
@@ -93,7 +93,7 @@ test-e2e: build e2e-deps
 
 # Where app.wasm's code goes, by package and by module: an unstripped
 # build's wasm name section read by wasm/pkgsize (docs/startup.md).
-size-packages: goapp-browser
+size-packages: browsermod
 	$(BROWSER_GO) build $(BROWSER_TAGS) -trimpath -o bin/app-names.wasm ./wasm/app
 	$(BROWSER_GO) list $(BROWSER_TAGS) -deps ./wasm/app > bin/app-pkgs.txt
 	$(GO) run ./wasm/pkgsize -pkgs bin/app-pkgs.txt -by module -top 30 bin/app-names.wasm

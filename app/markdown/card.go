@@ -220,7 +220,7 @@ func renderCard(c Card, l labels, expanded bool) string {
 	}
 	var buf bytes.Buffer
 	writeCard(&buf, c, l, expanded)
-	v := policy.Sanitize(buf.String())
+	v := policy().Sanitize(buf.String())
 	cardCache.put(key, v)
 	return v
 }

@@ -17,6 +17,7 @@ import (
 	"tinyrag/app/knowledge/site"
 	"tinyrag/app/llm"
 	"tinyrag/app/llm/reach"
+	"tinyrag/app/markdown"
 	"tinyrag/app/nanogo"
 	"tinyrag/app/web"
 )
@@ -162,9 +163,25 @@ func NewController(deps Deps) *Controller {
 	return c
 }
 
+// Open begins opening the stores and the knowledge base, before anything
+// publishes: the browser entry point calls it before the UI's first render,
+// so IndexedDB's work overlaps that render (docs/startup.md). Start does
+// it too when it was not called; calling it again does nothing.
+func (c *Controller) Open() {
+	c.mu.Lock()
+	if c.started {
+		c.mu.Unlock()
+		return
+	}
+	c.started = true
+	c.mu.Unlock()
+	c.begin()
+}
+
 // Start publishes the first states to pub, opens the stores and the
-// knowledge base off the caller's goroutine and then checks the model.
-// Calling it again only changes where states go (a remounted root).
+// knowledge base off the caller's goroutine (unless Open did already) and
+// then checks the model. Calling it again only changes where states go (a
+// remounted root).
 func (c *Controller) Start(pub Publisher) {
 	c.pubMu.Lock()
 	c.pub = pub
@@ -176,6 +193,12 @@ func (c *Controller) Start(pub Publisher) {
 	}
 	c.started = true
 	c.unlock(stateStatus, stateSettings, stateModel)
+	c.begin()
+}
+
+// begin opens the stores on a goroutine of the controller's, marks the
+// app ready when they are, and then checks the model.
+func (c *Controller) begin() {
 	started := c.now()
 	c.goAsync(func() {
 		c.mark("tinyrag:open")
@@ -196,8 +219,18 @@ func (c *Controller) Start(pub Publisher) {
 		c.unlock(stateStatus, stateChats, stateThread, stateBusy, stateKnowledge, stateModel)
 		c.mark("tinyrag:ready")
 		c.CheckModel()
+		// What the first answer needs and the first screen does not is
+		// prepared once the ready screen had its turn to render (this
+		// goroutine shares the page's one thread with the UI's).
+		time.Sleep(warmAfter)
+		markdown.Warm()
 	})
 }
+
+// warmAfter is how long after ready the controller prepares the first
+// answer's rendering (markdown.Warm): long enough for the browser to paint
+// the ready screen and send the model check's requests.
+const warmAfter = 100 * time.Millisecond
 
 // mark records a start-up step (Deps.Mark).
 func (c *Controller) mark(name string) {

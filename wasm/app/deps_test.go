@@ -11,8 +11,9 @@ import (
 )
 
 // browserBuild runs the go command as `make wasm` builds app.wasm: for
-// js/wasm, in the browser workspace (wasm/browser.work) with go-app's
-// browser copy written first (wasm/goapp), with the browser build's tag.
+// js/wasm, in the browser workspace (wasm/browser.work) with the browser
+// copies of go-app and bleve written first (wasm/browsermod), with the
+// browser build's tag.
 // A failure fails the test: a graph that cannot be listed cannot be
 // checked.
 func browserBuild(t *testing.T, args ...string) string {
@@ -21,10 +22,10 @@ func browserBuild(t *testing.T, args ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gen := exec.Command("go", "run", "./wasm/goapp", "-out", "bin/goapp-browser")
+	gen := exec.Command("go", "run", "./wasm/browsermod", "-out", "bin/browsermod")
 	gen.Dir = root
 	if out, err := gen.CombinedOutput(); err != nil {
-		t.Fatalf("writing go-app's browser copy: %v\n%s", err, out)
+		t.Fatalf("writing the browser copies of modules: %v\n%s", err, out)
 	}
 	args = append(args[:1:1], append([]string{"-tags", "tinyrag_browser"}, args[1:]...)...)
 	cmd := exec.Command("go", args...)
@@ -50,7 +51,7 @@ var forbidden = []struct{ prefix, why string }{
 	{"tinyrag/app/web/fetch", "the server's fetcher, with its HTML extraction"},
 	{"tinyrag/app/web/search", "the server's search backends"},
 	{"github.com/golang/snappy", "only zap uses it"},
-	{"net/http", "its initialisers keep Go's TLS stack; requests go through app/httpdo's own types and fetch(), and go-app's copy for the browser does without it (wasm/goapp)"},
+	{"net/http", "its initialisers keep Go's TLS stack; requests go through app/httpdo's own types and fetch(), and go-app's copy for the browser does without it (wasm/browsermod)"},
 	{"crypto/tls", "the browser speaks TLS itself (net/http brought it)"},
 	{"crypto/x509", "the browser checks certificates itself (net/http brought it)"},
 	{"encoding/asn1", "certificate parsing (net/http brought it)"},
@@ -63,7 +64,8 @@ var forbidden = []struct{ prefix, why string }{
 var standIns = []struct{ module, dir, why string }{
 	{"github.com/blevesearch/zapx/", "./zapx/", "zap is not used by the flat segments"},
 	{"github.com/json-iterator/go", "./jsoniter", "bleve's geo package gets encoding/json, which app.wasm has anyway"},
-	{"github.com/maxence-charriere/go-app/v10", "../bin/goapp-browser", "go-app's browser copy imports no net/http"},
+	{"github.com/maxence-charriere/go-app/v10", "../bin/browsermod/go-app", "go-app's browser copy imports no net/http"},
+	{"github.com/blevesearch/bleve/v2", "../bin/browsermod/bleve", "bleve's browser copy does no start-up work for fuzzy queries"},
 }
 
 // TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed checks app.wasm's package

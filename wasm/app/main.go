@@ -13,6 +13,7 @@ package main
 import (
 	"context"
 	"net/url"
+	"runtime"
 	"strings"
 	"time"
 
@@ -60,6 +61,15 @@ func main() {
 			pages.App = ui.NewController(deps)
 		}
 	}
+	// The stores start opening now, and the goroutine that opens them gets
+	// to send its IndexedDB requests before the first render takes the
+	// page's one thread: the browser answers them meanwhile.
+	for _, c := range []*ui.Controller{pages.App, pages.Embed} {
+		if c != nil {
+			c.Open()
+		}
+	}
+	runtime.Gosched()
 	ui.RoutesFor(pages)
 	mark("tinyrag:routes")
 	app.RunWhenOnBrowser()
