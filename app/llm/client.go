@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"sort"
 	"strings"
 
@@ -124,7 +123,7 @@ func (c *Client) ChatStream(ctx context.Context, req Request) (Stream, error) {
 		return nil, readHTTPError(endpoint, resp)
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
-		if mt, _, _ := mime.ParseMediaType(ct); mt == "application/json" {
+		if mediaType(ct) == "application/json" {
 			// A server that ignored stream:true answered with one JSON
 			// object; reading it as SSE would silently yield nothing.
 			b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
@@ -139,6 +138,15 @@ func (c *Client) ChatStream(ctx context.Context, req Request) (Stream, error) {
 	s.stop = context.AfterFunc(ctx, func() { resp.Body.Close() })
 	s.ctxErr = ctx.Err
 	return s, nil
+}
+
+// mediaType is a Content-Type's media type, lower-cased and without its
+// parameters ("Application/JSON; charset=utf-8" is "application/json"): all
+// the client asks of mime.ParseMediaType, whose package would bring its
+// tables of file types into app.wasm.
+func mediaType(contentType string) string {
+	mt, _, _ := strings.Cut(contentType, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
 }
 
 func (c *Client) decorate(r *httpdo.Request) {

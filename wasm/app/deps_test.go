@@ -57,6 +57,10 @@ var forbidden = []struct{ prefix, why string }{
 	{"encoding/asn1", "certificate parsing (net/http brought it)"},
 	{"crypto/ecdsa", "TLS's public-key cryptography (net/http brought it)"},
 	{"crypto/rsa", "TLS's public-key cryptography (net/http brought it)"},
+	{"mime", "its tables of file types; app/llm reads a Content-Type itself"},
+	{"github.com/gorilla/css", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},
+	{"github.com/aymerick/douceur", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},
+	{"github.com/microcosm-cc/bluemonday/css", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},
 }
 
 // standIns are modules the browser workspace replaces, with the folder
@@ -66,6 +70,7 @@ var standIns = []struct{ module, dir, why string }{
 	{"github.com/json-iterator/go", "./jsoniter", "bleve's geo package gets encoding/json, which app.wasm has anyway"},
 	{"github.com/maxence-charriere/go-app/v10", "../bin/browsermod/go-app", "go-app's browser copy imports no net/http"},
 	{"github.com/blevesearch/bleve/v2", "../bin/browsermod/bleve", "bleve's browser copy does no start-up work for fuzzy queries"},
+	{"github.com/microcosm-cc/bluemonday", "../bin/browsermod/bluemonday", "bluemonday's browser copy parses no CSS"},
 }
 
 // TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed checks app.wasm's package

@@ -14,6 +14,10 @@
 //     and math/big in app.wasm. The copy's http.go has only the Handler type
 //     (GenerateStaticWebsite's wasm stub names it) and its resource.go no
 //     file server; serving pages is the server's, built with the real module.
+//   - bluemonday's CSS support (its css package, douceur's parser, gorilla's
+//     scanner) compiles about seventy regular expressions at every start, for
+//     style attributes, which tinyRAG's policy never allows: the copy parses
+//     no CSS and drops every style attribute (fail closed).
 //   - bleve's scorch builds two Levenshtein automaton builders in its package
 //     initialiser, for fuzzy queries, which tinyRAG does not make: at every
 //     start, tens of thousands of allocations and code compiled only for
@@ -44,11 +48,16 @@ type copyOf struct {
 	version string
 	dirs    []string // folders to copy; none: all
 	goMod   string   // the copy's go.mod; "": the module's own
-	// patches are exact replacements in the module's files; each must
-	// match once.
-	patches map[string][][2]string
-	// replaced are files written whole.
-	replaced map[string]string
+	// patches are exact replacements in the module's files.
+	patches map[string][]patch
+	// replaced are files written whole; added, files the module has not.
+	replaced, added map[string]string
+}
+
+// patch replaces old by new; old must occur exactly times times (0: once).
+type patch struct {
+	old, new string
+	times    int
 }
 
 var copies = []copyOf{
@@ -58,11 +67,11 @@ var copies = []copyOf{
 		version: "v10.1.11",
 		dirs:    []string{"pkg/app", "pkg/errors"},
 		goMod:   "module github.com/maxence-charriere/go-app/v10\n\ngo 1.23.0\n\nrequire github.com/google/uuid v1.6.0\n",
-		patches: map[string][][2]string{
+		patches: map[string][]patch{
 			"pkg/app/resource.go": {
-				{"import (\n\t\"net/http\"\n\t\"strings\"\n)\n", "import (\n\t\"strings\"\n)\n"},
-				{"\t\tHandler:   http.FileServer(http.Dir(directory)),\n", ""},
-				{"type localResourceResolver struct {\n\thttp.Handler\n", "type localResourceResolver struct {\n"},
+				{old: "import (\n\t\"net/http\"\n\t\"strings\"\n)\n", new: "import (\n\t\"strings\"\n)\n"},
+				{old: "\t\tHandler:   http.FileServer(http.Dir(directory)),\n", new: ""},
+				{old: "type localResourceResolver struct {\n\thttp.Handler\n", new: "type localResourceResolver struct {\n"},
 			},
 		},
 		replaced: map[string]string{
@@ -79,11 +88,11 @@ type Handler struct{}
 		name:    "bleve",
 		module:  "github.com/blevesearch/bleve/v2",
 		version: "v2.6.3",
-		patches: map[string][][2]string{
+		patches: map[string][]patch{
 			"index/scorch/snapshot_index.go": {
-				{"\tvar err error\n\tlb1, err = lev.NewLevenshteinAutomatonBuilder(1, true)\n\tif err != nil {\n\t\tpanic(fmt.Errorf(\"levenshtein automaton ed1 builder err: %v\", err))\n\t}\n\tlb2, err = lev.NewLevenshteinAutomatonBuilder(2, true)\n\tif err != nil {\n\t\tpanic(fmt.Errorf(\"levenshtein automaton ed2 builder err: %v\", err))\n\t}\n", ""},
-				{"\tswitch fuzziness {\n\tcase 1:\n\t\treturn lb1.BuildDfa(term, fuzziness)\n", "\tlevBuildersOnce.Do(makeLevBuilders)\n\tswitch fuzziness {\n\tcase 1:\n\t\treturn lb1.BuildDfa(term, fuzziness)\n"},
-				{"// re usable, threadsafe levenshtein builders\nvar lb1, lb2 *lev.LevenshteinAutomatonBuilder\n", `// re usable, threadsafe levenshtein builders
+				{old: "\tvar err error\n\tlb1, err = lev.NewLevenshteinAutomatonBuilder(1, true)\n\tif err != nil {\n\t\tpanic(fmt.Errorf(\"levenshtein automaton ed1 builder err: %v\", err))\n\t}\n\tlb2, err = lev.NewLevenshteinAutomatonBuilder(2, true)\n\tif err != nil {\n\t\tpanic(fmt.Errorf(\"levenshtein automaton ed2 builder err: %v\", err))\n\t}\n", new: ""},
+				{old: "\tswitch fuzziness {\n\tcase 1:\n\t\treturn lb1.BuildDfa(term, fuzziness)\n", new: "\tlevBuildersOnce.Do(makeLevBuilders)\n\tswitch fuzziness {\n\tcase 1:\n\t\treturn lb1.BuildDfa(term, fuzziness)\n"},
+				{old: "// re usable, threadsafe levenshtein builders\nvar lb1, lb2 *lev.LevenshteinAutomatonBuilder\n", new: `// re usable, threadsafe levenshtein builders
 var lb1, lb2 *lev.LevenshteinAutomatonBuilder
 
 // levBuildersOnce makes lb1 and lb2 on the first fuzzy query, not in the
@@ -103,6 +112,44 @@ func makeLevBuilders() {
 }
 `},
 			},
+		},
+	},
+	{
+		name:    "bluemonday",
+		module:  "github.com/microcosm-cc/bluemonday",
+		version: "v1.0.27",
+		patches: map[string][]patch{
+			"policy.go": {
+				{old: "\t\"strings\"\n\n\t\"github.com/microcosm-cc/bluemonday/css\"\n)\n", new: "\t\"strings\"\n)\n"},
+				{old: "sp.handler = css.GetDefaultHandler(attr)", new: "sp.handler = rejectStyle", times: 3},
+			},
+			"sanitize.go": {
+				{old: "\t\"golang.org/x/net/html\"\n\n\t\"github.com/aymerick/douceur/parser\"\n)\n", new: "\t\"golang.org/x/net/html\"\n)\n"},
+				{old: "decs, err := parser.ParseDeclarations(attr.Val)", new: "decs, err := parseDeclarations(attr.Val)"},
+			},
+		},
+		added: map[string]string{
+			"nostyles.go": `package bluemonday
+
+import "errors"
+
+// tinyRAG's browser build (wasm/browsermod) parses no CSS: its policy
+// allows no style attribute, and bluemonday's CSS support (its css package,
+// douceur's parser, gorilla's scanner) compiles about seventy regular
+// expressions at every start. Fail closed: a style attribute is dropped
+// whole, and a style rule without a handler of its own admits nothing.
+
+// declaration is what douceur's parser returns for one property.
+type declaration struct{ Property, Value string }
+
+var errNoStyles = errors.New("bluemonday: CSS is not parsed in tinyRAG's browser build")
+
+// parseDeclarations stands in for douceur's parser: nothing is parsed.
+func parseDeclarations(string) ([]*declaration, error) { return nil, errNoStyles }
+
+// rejectStyle stands in for the css package's default handlers.
+func rejectStyle(string) bool { return false }
+`,
 		},
 	},
 }
@@ -187,16 +234,23 @@ func (c copyOf) write(src, out string) error {
 			return fmt.Errorf("%s is not in %s@%s", name, c.module, c.version)
 		}
 		for _, p := range ps {
-			if n := bytes.Count(b, []byte(p[0])); n != 1 {
-				return fmt.Errorf("%s@%s: %s: the text to change occurs %d times, not once: %q", c.module, c.version, name, n, p[0])
+			want := max(p.times, 1)
+			if n := bytes.Count(b, []byte(p.old)); n != want {
+				return fmt.Errorf("%s@%s: %s: the text to change occurs %d times, not %d: %q", c.module, c.version, name, n, want, p.old)
 			}
-			b = bytes.Replace(b, []byte(p[0]), []byte(p[1]), 1)
+			b = bytes.ReplaceAll(b, []byte(p.old), []byte(p.new))
 		}
 		files[name] = append(stamp, b...)
 	}
 	for name, text := range c.replaced {
 		if _, ok := files[name]; !ok {
 			return fmt.Errorf("%s is not in %s@%s", name, c.module, c.version)
+		}
+		files[name] = append(stamp, text...)
+	}
+	for name, text := range c.added {
+		if _, ok := files[name]; ok {
+			return fmt.Errorf("%s is in %s@%s already", name, c.module, c.version)
 		}
 		files[name] = append(stamp, text...)
 	}
