@@ -65,7 +65,7 @@ wasm: browsermod
 # the last step only compiles its main package with the assets and links.
 server-deps:
 	@mkdir -p bin
-	$(GO) build -o bin/precompress ./server/precompress
+	$(GO) build -trimpath -o bin/precompress ./server/precompress
 	$(GO) build -trimpath -o /dev/null ./server
 
 # bin/tinyrag with every asset embedded and precompressed (gzip + brotli;
