@@ -30,7 +30,10 @@ func browserBuild(t *testing.T, args ...string) string {
 	args = append(args[:1:1], append([]string{"-tags", "tinyrag_browser"}, args[1:]...)...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOWORK="+filepath.Join(root, "wasm", "browser.work"))
+	// PWD as the go command sets it for its children: in a checkout reached
+	// through a symbolic link the workspace's path and the go command's
+	// working directory must both be the logical one.
+	cmd.Env = append(os.Environ(), "PWD="+root, "GOOS=js", "GOARCH=wasm", "GOWORK="+filepath.Join(root, "wasm", "browser.work"))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
