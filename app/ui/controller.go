@@ -17,6 +17,7 @@ import (
 	"tinyrag/app/knowledge/site"
 	"tinyrag/app/llm"
 	"tinyrag/app/llm/reach"
+	"tinyrag/app/markdown"
 	"tinyrag/app/nanogo"
 	"tinyrag/app/web"
 )
@@ -42,7 +43,7 @@ type Deps struct {
 	// under it.
 	Origin string
 	// HTTP makes every request (nil: fetch() in the browser,
-	// http.DefaultClient natively).
+	// net/http's natively).
 	HTTP httpdo.Doer
 	// ConfigURL is the site's tinyrag.json, next to index.html; "" for
 	// none. It is read at start beside the stores.
@@ -55,6 +56,9 @@ type Deps struct {
 	Online func() bool
 	// Log writes a line to the developer console (nil: nowhere).
 	Log func(string)
+	// Mark records that a step of the start-up was reached (a User Timing
+	// mark in the browser, which make bench-cold reads); nil: nowhere.
+	Mark func(name string)
 	// Observer hears each answer's engine events and its end (the
 	// embedded view passes them on to the host page); nil: nobody.
 	Observer Observer
@@ -162,9 +166,25 @@ func NewController(deps Deps) *Controller {
 	return c
 }
 
+// Open begins opening the stores and the knowledge base, before anything
+// publishes: the browser entry point calls it before the UI's first render,
+// so IndexedDB's work overlaps that render (docs/startup.md). Start does
+// it too when it was not called; calling it again does nothing.
+func (c *Controller) Open() {
+	c.mu.Lock()
+	if c.started {
+		c.mu.Unlock()
+		return
+	}
+	c.started = true
+	c.mu.Unlock()
+	c.begin()
+}
+
 // Start publishes the first states to pub, opens the stores and the
-// knowledge base off the caller's goroutine and then checks the model.
-// Calling it again only changes where states go (a remounted root).
+// knowledge base off the caller's goroutine (unless Open did already) and
+// then checks the model. Calling it again only changes where states go (a
+// remounted root).
 func (c *Controller) Start(pub Publisher) {
 	c.pubMu.Lock()
 	c.pub = pub
@@ -176,8 +196,15 @@ func (c *Controller) Start(pub Publisher) {
 	}
 	c.started = true
 	c.unlock(stateStatus, stateSettings, stateModel)
+	c.begin()
+}
+
+// begin opens the stores on a goroutine of the controller's, marks the
+// app ready when they are, and then checks the model.
+func (c *Controller) begin() {
 	started := c.now()
 	c.goAsync(func() {
+		c.mark("tinyrag:open")
 		rt, hist, warn, siteWarns := c.open(context.Background())
 		c.logAll("tinyRAG site knowledge: ", siteWarns)
 		c.mu.Lock()
@@ -193,8 +220,26 @@ func (c *Controller) Start(pub Publisher) {
 		c.kn.SiteErrs = siteWarns
 		c.refreshDocsLocked()
 		c.unlock(stateStatus, stateChats, stateThread, stateBusy, stateKnowledge, stateModel)
+		c.mark("tinyrag:ready")
 		c.CheckModel()
+		// What the first answer needs and the first screen does not is
+		// prepared once the ready screen had its turn to render (this
+		// goroutine shares the page's one thread with the UI's).
+		time.Sleep(warmAfter)
+		markdown.Warm()
 	})
+}
+
+// warmAfter is how long after ready the controller prepares the first
+// answer's rendering (markdown.Warm): long enough for the browser to paint
+// the ready screen and send the model check's requests.
+const warmAfter = 100 * time.Millisecond
+
+// mark records a start-up step (Deps.Mark).
+func (c *Controller) mark(name string) {
+	if c.deps.Mark != nil {
+		c.deps.Mark(name)
+	}
 }
 
 // Wait blocks until every goroutine the controller started has ended
@@ -243,6 +288,7 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 		if err := hist.Load(ctx); err != nil {
 			chatWarn = err.Error()
 		}
+		c.mark("tinyrag:chats")
 	})
 
 	rt := &Runtime{NanoGo: c.deps.NanoGo, Origin: c.deps.Origin, HTTP: c.deps.HTTP, Online: c.deps.Online, Bundles: c.deps.Bundles}
@@ -255,6 +301,7 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 			return
 		}
 		siteWarns = rt.loadSite(ctx, c.deps.ConfigURL)
+		c.mark("tinyrag:site")
 	})
 
 	warn := ""
@@ -272,6 +319,7 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 		cfg.Store = nil
 		kb, _ = knowledge.New(cfg)
 	}
+	c.mark("tinyrag:knowledge")
 	<-chatsDone
 	<-siteDone
 	if warn == "" {

@@ -30,7 +30,7 @@ type Runtime struct {
 	// under it.
 	Origin string
 	// HTTP makes the app's requests (nil: fetch() in the browser,
-	// http.DefaultClient natively).
+	// net/http's natively).
 	HTTP httpdo.Doer
 	// Server is what the server's /api/config said it offers; nil until
 	// it answered (the web tools then assume the defaults).

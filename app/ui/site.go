@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"path"
 	"strings"
@@ -33,7 +32,7 @@ func siteGet(ctx context.Context, c httpdo.Doer, u string, limit int64) ([]byte,
 	if fetchWhole != nil && c == nil {
 		return fetchWhole(ctx, u, limit)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, err := httpdo.NewRequest(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -42,7 +41,7 @@ func siteGet(ctx context.Context, c httpdo.Doer, u string, limit int64) ([]byte,
 		return nil, 0, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode != 200 {
 		return nil, resp.StatusCode, fmt.Errorf("GET %s: HTTP %d", u, resp.StatusCode)
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
@@ -65,7 +64,7 @@ func (rt *Runtime) loadSite(ctx context.Context, configURL string) []string {
 		rt.Site = &site.Knowledge{}
 	}
 	data, status, err := siteGet(ctx, rt.HTTP, configURL, maxConfigBytes)
-	if status == http.StatusNotFound {
+	if status == 404 {
 		return nil
 	}
 	if err != nil {

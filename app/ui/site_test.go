@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"tinyrag/app/httpdo"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/bundle"
 	"tinyrag/app/knowledge/site"
@@ -54,7 +55,7 @@ func TestRuntime_StaticSiteLoadsBundlesAndAnswersFromThemWithoutAProxy(t *testin
 		LLM:     &siteconfig.LLM{BaseURL: "http://127.0.0.1:11434/v1"},
 	}, map[string][]byte{"/kb/bundles/orchard.tinyrag": b})
 	kb, _ := knowledge.New(knowledge.Config{})
-	rt := &Runtime{KB: kb, Origin: srv.URL, HTTP: srv.Client()}
+	rt := &Runtime{KB: kb, Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}}
 	if warns := rt.loadSite(context.Background(), srv.URL+"/kb/"+siteconfig.FileName); len(warns) > 0 {
 		t.Fatal(warns)
 	}
@@ -97,7 +98,7 @@ func TestRuntime_ADamagedBundleIsReportedAndTheAppStillStarts(t *testing.T) {
 	bad[len(bad)/2] ^= 1
 	srv := staticHost(t, siteconfig.Config{Bundles: []site.Source{{URL: "bundles/x.tinyrag"}}},
 		map[string][]byte{"/kb/bundles/x.tinyrag": bad})
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client()}
+	rt := &Runtime{Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}}
 	warns := rt.loadSite(context.Background(), srv.URL+"/kb/"+siteconfig.FileName)
 	if len(warns) != 1 || !strings.Contains(warns[0], "damaged") {
 		t.Fatalf("warnings %v", warns)
@@ -110,7 +111,7 @@ func TestRuntime_ADamagedBundleIsReportedAndTheAppStillStarts(t *testing.T) {
 func TestRuntime_WithoutASiteConfigTheServerIsTheProxy(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	defer srv.Close()
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client()}
+	rt := &Runtime{Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}}
 	if warns := rt.loadSite(context.Background(), srv.URL+"/"+siteconfig.FileName); len(warns) > 0 {
 		t.Fatal(warns)
 	}
@@ -126,7 +127,7 @@ func TestRuntime_SentKeyOnlyWhenSet(t *testing.T) {
 		w.Write([]byte(`{"data":[{"id":"m"}]}`))
 	}))
 	defer srv.Close()
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client()}
+	rt := &Runtime{Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}}
 	for _, key := range []string{"", "sk-test"} {
 		if _, err := rt.Chatter(Settings{Endpoint: srv.URL + "/v1", APIKey: key}).Models(context.Background()); err != nil && !errors.Is(err, context.Canceled) {
 			t.Fatal(err)
@@ -170,7 +171,7 @@ func TestRuntime_RefreshSwapsABundleTheSiteRepublished(t *testing.T) {
 		w.Write(files[r.URL.Path])
 	}))
 	defer srv.Close()
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client()}
+	rt := &Runtime{Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}}
 	cfgURL := srv.URL + "/kb/" + siteconfig.FileName
 	if w := rt.loadSite(context.Background(), cfgURL); len(w) > 0 {
 		t.Fatal(w)
