@@ -15,7 +15,6 @@ import (
 	"net/url"
 	"syscall/js"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
