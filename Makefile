@@ -8,38 +8,87 @@ ADDR       ?= 127.0.0.1:8080
 WEB_OUT    := bin/web
 DIST       := server/dist/web
 SCIFACT    ?= ../shared/data/scifact
-# brotli quality of the wasm files; BROTLI_WASM=9 builds faster and serves
-# about 13 % larger wasm.
+# brotli quality of the wasm files in what a deployment serves: make build
+# (bin/tinyrag), make static and every bench-* target use brotli's best.
 BROTLI_WASM ?= 11
+# make run's: a quick quality for a local run (about 2 s for the three wasm
+# files instead of about a minute; app.wasm about a fifth larger). Its
+# binary is bin/tinyrag-dev, which says at start that it is not for
+# deployment; see docs/startup.md.
+BROTLI_WASM_DEV ?= 5
 
-.PHONY: all build static wasm run test test-native test-wasm test-e2e e2e-deps size bench bench-wasm bench-reload bench-cold bench-bundle screenshots fuzz clean
+.PHONY: all build build-dev server-deps static wasm browsermod run test test-native test-wasm test-e2e e2e-deps size size-packages bench bench-wasm bench-reload bench-cold bench-bundle screenshots fuzz clean
 
 all: build
 
 # The browser bundles. The nanoGo worker and the file importers get their
 # own wasm, each loaded in a Web Worker on first use, so app.wasm carries
-# neither the interpreter nor the importers. app.wasm is built in
-# the browser workspace (wasm/browser.work), which swaps zap for stand-ins.
-BROWSER_WORK := $(abspath wasm/browser.work)
-wasm:
-	@mkdir -p $(WEB_OUT)
-	GOWORK=$(BROWSER_WORK) GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/app.wasm ./wasm/app
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/importer.wasm ./wasm/importer
-	@if [ -d wasm/nanogo ]; then \
-	  echo "GOOS=js GOARCH=wasm $(GO) build -o $(WEB_OUT)/nanogo.wasm ./wasm/nanogo"; \
-	  GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/nanogo.wasm ./wasm/nanogo; \
-	fi
+# neither the interpreter nor the importers. All three are built in one go
+# command, which shares their common packages and overlaps one's link with
+# another's compiling, in the browser workspace (wasm/browser.work): zap
+# and json-iterator swapped for stand-ins, and the browser copies of go-app,
+# bleve and bluemonday (bin/browsermod, written by wasm/browsermod) in
+# place; the tag leaves net/http out of app/httpdo, so app.wasm imports no
+# net/http (docs/startup.md).
+# GOWORK is written from the shell's $PWD, not make's $(abspath): in a
+# checkout reached through a symbolic link make resolves the link and the
+# go command does not, and a workspace at the resolved path does not
+# contain the module at the logical one.
+BROWSER_WORK = "$$PWD/wasm/browser.work"
+BROWSER_GO   = GOWORK=$(BROWSER_WORK) GOOS=js GOARCH=wasm $(GO)
+BROWSER_TAGS = -tags tinyrag_browser
+# Packages compiled without inlining: go-app, the UI, the engine and the
+# clients, JSON, fmt and time, which draw the screen and move messages but
+# run in no hot loop. Inlining there made app.wasm's brotli about 6 % larger
+# and gave V8 more code to compile at start; the knowledge base, bleve,
+# roaring, the Markdown renderer (goldmark, bluemonday, regexp), the
+# interpreter, the runtime and the standard library's leaf packages
+# (strings, bytes, unicode, strconv, encoding/binary…) keep it
+# (docs/startup.md).
+NOINLINE := github.com/maxence-charriere/... github.com/google/uuid tinyrag/wasm/app tinyrag/app/ui/... \
+  tinyrag/app/engine/... tinyrag/app/llm/... tinyrag/app/web/... tinyrag/app/chats tinyrag/app/calc \
+  tinyrag/app/embed tinyrag/app/nomodel tinyrag/app/protocol tinyrag/app/storage tinyrag/app/idb \
+  tinyrag/app/siteconfig tinyrag/app/nanogo tinyrag/app/httpdo \
+  fmt encoding/json time net/... mime/... compress/... crypto/...
+BROWSER_FLAGS = $(BROWSER_TAGS) $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
+WASM_MAINS   := ./wasm/app ./wasm/importer $(if $(wildcard wasm/nanogo),./wasm/nanogo)
+browsermod:
+	@$(GO) run ./wasm/browsermod -out bin/browsermod
+
+wasm: browsermod
+	@rm -rf bin/wasm-out && mkdir -p bin/wasm-out $(WEB_OUT)
+	$(BROWSER_GO) build $(BROWSER_FLAGS) -trimpath -ldflags="-s -w" -o bin/wasm-out/ $(WASM_MAINS)
+	@for f in bin/wasm-out/*; do mv "$$f" "$(WEB_OUT)/$$(basename "$$f").wasm"; done
+
+# What the server binary needs besides the wasm, built beside it (make -j2
+# in build and build-dev): precompress, and the server's packages, so that
+# the last step only compiles its main package with the assets and links.
+server-deps:
+	@mkdir -p bin
+	$(GO) build -trimpath -o bin/precompress ./server/precompress
+	$(GO) build -trimpath -o /dev/null ./server
 
 # bin/tinyrag with every asset embedded and precompressed (gzip + brotli;
 # the wasm files at brotli's best, about a minute each, cached in bin/brcache
 # by content so unchanged wasm is not compressed again).
-build: wasm
-	@rm -rf $(DIST)
-	$(GO) run ./server/precompress -cache bin/brcache -brotli-wasm $(BROTLI_WASM) -out $(DIST) assets/web $(wildcard assets/*.js) $(wildcard $(WEB_OUT)/*.wasm)
+build:
+	@$(MAKE) --no-print-directory -j2 wasm server-deps
+	@rm -rf $(DIST) server/dist/quick-build
+	./bin/precompress -cache bin/brcache -brotli-wasm $(BROTLI_WASM) -out $(DIST) assets/web $(wildcard assets/*.js) $(WEB_OUT)/*.wasm
 	$(GO) build -trimpath -o bin/tinyrag ./server
 
+# The same for a local run, compressed quickly: bin/tinyrag-dev. The marker
+# server/dist/quick-build makes the binary say at start that it is not for
+# deployment (server/serve.go); make build removes it.
+build-dev:
+	@$(MAKE) --no-print-directory -j2 wasm server-deps
+	@rm -rf $(DIST)
+	echo "brotli quality $(BROTLI_WASM_DEV) for the wasm files (make run); deploy what make build makes" > server/dist/quick-build
+	./bin/precompress -cache bin/brcache -brotli-wasm $(BROTLI_WASM_DEV) -out $(DIST) assets/web $(wildcard assets/*.js) $(WEB_OUT)/*.wasm
+	$(GO) build -trimpath -o bin/tinyrag-dev ./server
+
 # A static site any static host serves, from any folder (relative URLs):
-# make static BUNDLES="site.tinyrag" (bundles made with ./bin/tinyrag
+# make static BUNDLES="site-kb" (bundle folders made with ./bin/tinyrag
 # bundle); STATIC_BASE=/docs/ask/ builds it with absolute URLs instead.
 STATIC_OUT  ?= bin/static
 STATIC_BASE ?=
@@ -47,8 +96,8 @@ BUNDLES     ?=
 static: build
 	./bin/tinyrag static -o $(STATIC_OUT) $(if $(STATIC_BASE),--base $(STATIC_BASE)) $(foreach b,$(BUNDLES),--bundle $(b))
 
-run: build
-	./bin/tinyrag serve --addr $(ADDR)
+run: build-dev
+	./bin/tinyrag-dev serve --addr $(ADDR)
 
 test: e2e-deps test-native test-wasm test-e2e
 
@@ -65,6 +114,14 @@ e2e-deps:
 
 test-e2e: build e2e-deps
 	TINYRAG_E2E=1 $(GO) test -count=1 -timeout 30m ./server/e2e/
+
+# Where app.wasm's code goes, by package and by module: an unstripped
+# build's wasm name section read by wasm/pkgsize (docs/startup.md).
+size-packages: browsermod
+	$(BROWSER_GO) build $(BROWSER_FLAGS) -trimpath -o bin/app-names.wasm ./wasm/app
+	$(BROWSER_GO) list $(BROWSER_TAGS) -deps ./wasm/app > bin/app-pkgs.txt
+	$(GO) run ./wasm/pkgsize -pkgs bin/app-pkgs.txt -by module -top 30 bin/app-names.wasm
+	$(GO) run ./wasm/pkgsize -pkgs bin/app-pkgs.txt -top 50 bin/app-names.wasm
 
 size: wasm
 	@printf "%-14s %12s %12s %12s\n" file raw gzip brotli
@@ -91,8 +148,10 @@ bench-reload: build e2e-deps
 	TINYRAG_E2E=1 TINYRAG_BENCH_SCIFACT=$(abspath $(SCIFACT)) $(GO) test -count=1 -run BenchReload -v ./server/e2e/ | grep -E '^(browser_import|--- |ok|FAIL)'
 
 # A first visit in headless Chromium with a fresh profile, the network
-# throttled to 10 and 50 Mbit/s (40 ms RTT): bytes, composer visible, app
-# ready, first knowledge search. A measurement that prints a table.
+# throttled to 10 Mbit/s (40 ms RTT), on this machine's CPU and with the CPU
+# slowed 4×: app.wasm's last byte, composer visible, app ready, bytes, first
+# knowledge search; five runs each, medians, with the load average. A
+# measurement that prints a table (docs/startup.md).
 bench-cold: build e2e-deps
 	TINYRAG_E2E=1 TINYRAG_BENCH_COLD=1 $(GO) test -count=1 -run BenchCold -v -timeout 20m ./server/e2e/ | grep -E '^(bench-cold|\||--- |ok|FAIL)'
 

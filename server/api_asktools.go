@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"tinyrag/app/httpdo"
 	"tinyrag/app/tool"
 	"tinyrag/app/web"
 	"tinyrag/app/web/fetch"
@@ -52,6 +53,6 @@ func buildAskWebTools(getenv func(string) string) ([]tool.Tool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web search (TINYRAG_SEARCH_*): %w", err)
 	}
-	wiki := web.WikiConfig{Base: getenv("TINYRAG_WIKIPEDIA_URL"), Lang: getenv("TINYRAG_WIKIPEDIA_LANG"), Client: client}
+	wiki := web.WikiConfig{Base: getenv("TINYRAG_WIKIPEDIA_URL"), Lang: getenv("TINYRAG_WIKIPEDIA_LANG"), Client: httpdo.NetHTTP{Client: client}}
 	return []tool.Tool{web.URLFetch(f), web.WebSearch(s), web.Wikipedia(wiki)}, nil
 }

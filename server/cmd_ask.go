@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tinyrag/app/engine"
+	"tinyrag/app/httpdo"
 	"tinyrag/app/llm"
 	"tinyrag/app/protocol"
 	"tinyrag/server/envconf"
@@ -54,7 +55,7 @@ func askCommand(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	if err != nil {
 		return err
 	}
-	client := llm.NewClient(o.llmURL, llm.WithAPIKey(o.apiKey), llm.WithHTTPClient(&http.Client{}))
+	client := llm.NewClient(o.llmURL, llm.WithAPIKey(o.apiKey), llm.WithHTTPClient(httpdo.NetHTTP{Client: &http.Client{}}))
 	if o.model == "" {
 		o.model, err = firstModel(ctx, client)
 		if err != nil {

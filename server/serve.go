@@ -25,6 +25,16 @@ import (
 //go:embed all:dist
 var dist embed.FS
 
+// quickBuild is make build-dev's note (server/dist/quick-build), or "" in
+// a build for deployment (make build).
+func quickBuild() string {
+	b, err := dist.ReadFile("dist/quick-build")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
 // serveEnv is what a serve extension learns about the running server.
 type serveEnv struct {
 	Addr string       // the address tinyRAG listens on
@@ -82,6 +92,9 @@ func runServe(ctx context.Context, args []string) error {
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	logger.Info("tinyrag serving", "url", "http://"+ln.Addr().String()+"/")
+	if note := quickBuild(); note != "" {
+		logger.Warn("this binary is a local build, not for deployment: its wasm is compressed quickly, so visitors would download more; build with make build", "build", note)
+	}
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -2,8 +2,6 @@
 
 package httpdo
 
-import "net/http"
-
-// Default is the client used where none is given: http.DefaultClient
-// natively, fetch() in the browser.
-var Default Doer = http.DefaultClient
+// Default is the client used where none is given: net/http's default
+// client natively, fetch() in the browser.
+var Default Doer = NetHTTP{}

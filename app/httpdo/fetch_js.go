@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
-	"strconv"
 	"sync"
 	"syscall/js"
 )
@@ -17,7 +15,7 @@ import (
 // Default is the client used where none is given: fetch() in the
 // browser. Tests that run in Node, whose js/wasm port has an in-process
 // network for httptest but whose fetch() cannot reach it, set it to
-// http.DefaultClient.
+// NetHTTP.
 var Default Doer = Fetch{}
 
 // Fetch sends requests with the browser's fetch(). Response bodies are read
@@ -31,7 +29,7 @@ var Default Doer = Fetch{}
 type Fetch struct{}
 
 // Do implements Doer.
-func (Fetch) Do(req *http.Request) (*http.Response, error) {
+func (Fetch) Do(req *Request) (*Response, error) {
 	ctx := req.Context()
 	if err := ctx.Err(); err != nil {
 		closeBody(req)
@@ -50,7 +48,7 @@ func (Fetch) Do(req *http.Request) (*http.Response, error) {
 		// fetch() streams request bodies only over HTTP/2 with an opt-in;
 		// ours are small JSON documents.
 		b, err := io.ReadAll(req.Body)
-		req.Body.Close()
+		closeBody(req)
 		if err != nil {
 			return nil, fmt.Errorf("reading the request body: %w", err)
 		}
@@ -75,23 +73,17 @@ func (Fetch) Do(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("fetch %s: %w", req.URL.Redacted(), err)
 	}
 	code := res.Get("status").Int()
-	resp := &http.Response{
-		Status:        strconv.Itoa(code) + " " + http.StatusText(code),
-		StatusCode:    code,
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        http.Header{},
-		ContentLength: -1,
-		Request:       req,
+	resp := &Response{
+		Status:     status(code, res.Get("statusText").String()),
+		StatusCode: code,
+		Header:     Header{},
+		URL:        req.URL,
 	}
 	if res.Get("redirected").Bool() {
-		// As net/http does: the response's Request is the one that
-		// answered, after redirects.
+		// As net/http does: the response names the URL that answered,
+		// after redirects.
 		if u, err := url.Parse(res.Get("url").String()); err == nil {
-			after := *req // a shallow copy: only the URL differs
-			after.URL = u
-			resp.Request = &after
+			resp.URL = u
 		}
 	}
 	it := res.Get("headers").Call("entries")
@@ -108,9 +100,6 @@ func (Fetch) Do(req *http.Request) (*http.Response, error) {
 		// the header's.
 		resp.Header.Del("Content-Encoding")
 		resp.Header.Del("Content-Length")
-		resp.Uncompressed = true
-	} else if n, err := strconv.ParseInt(resp.Header.Get("Content-Length"), 10, 64); err == nil && n >= 0 {
-		resp.ContentLength = n
 	}
 	body := &streamBody{ctx: ctx, stop: stop}
 	if b := res.Get("body"); !b.IsNull() && !b.IsUndefined() {
@@ -122,9 +111,9 @@ func (Fetch) Do(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-func closeBody(req *http.Request) {
-	if req.Body != nil {
-		req.Body.Close()
+func closeBody(req *Request) {
+	if c, ok := req.Body.(io.Closer); ok {
+		c.Close()
 	}
 }
 

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
-	"net/http"
 	"sort"
 	"strings"
 
@@ -21,7 +19,7 @@ type Client struct {
 	base    string
 	hc      httpdo.Doer
 	apiKey  string
-	headers http.Header
+	headers httpdo.Header
 }
 
 // Option configures a Client.
@@ -32,7 +30,7 @@ type Option func(*Client)
 // on the server, so the browser app leaves it empty.
 func WithAPIKey(key string) Option { return func(c *Client) { c.apiKey = key } }
 
-// WithHTTPClient replaces the default client (http.DefaultClient natively,
+// WithHTTPClient replaces the default client (net/http's natively,
 // fetch() in the browser). An *http.Client's Timeout, if any, covers the
 // whole streamed reply, so long answers need none: cancel the context instead.
 func WithHTTPClient(hc httpdo.Doer) Option {
@@ -55,7 +53,7 @@ func NewClient(baseURL string, opts ...Option) *Client {
 	c := &Client{
 		base:    strings.TrimRight(strings.TrimSpace(baseURL), "/"),
 		hc:      httpdo.Or(nil),
-		headers: http.Header{},
+		headers: httpdo.Header{},
 	}
 	for _, o := range opts {
 		o(c)
@@ -110,7 +108,7 @@ func (c *Client) ChatStream(ctx context.Context, req Request) (Stream, error) {
 		return nil, fmt.Errorf("llm: encoding request: %w", err)
 	}
 	endpoint := c.base + "/chat/completions"
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	hreq, err := httpdo.NewRequest(ctx, "POST", endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("llm: bad endpoint %q: %w", endpoint, err)
 	}
@@ -125,7 +123,7 @@ func (c *Client) ChatStream(ctx context.Context, req Request) (Stream, error) {
 		return nil, readHTTPError(endpoint, resp)
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
-		if mt, _, _ := mime.ParseMediaType(ct); mt == "application/json" {
+		if mediaType(ct) == "application/json" {
 			// A server that ignored stream:true answered with one JSON
 			// object; reading it as SSE would silently yield nothing.
 			b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
@@ -142,7 +140,16 @@ func (c *Client) ChatStream(ctx context.Context, req Request) (Stream, error) {
 	return s, nil
 }
 
-func (c *Client) decorate(r *http.Request) {
+// mediaType is a Content-Type's media type, lower-cased and without its
+// parameters ("Application/JSON; charset=utf-8" is "application/json"): all
+// the client asks of mime.ParseMediaType, whose package would bring its
+// tables of file types into app.wasm.
+func mediaType(contentType string) string {
+	mt, _, _ := strings.Cut(contentType, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+func (c *Client) decorate(r *httpdo.Request) {
 	for k, vs := range c.headers {
 		for _, v := range vs {
 			r.Header.Add(k, v)
@@ -153,7 +160,7 @@ func (c *Client) decorate(r *http.Request) {
 	}
 }
 
-func readHTTPError(endpoint string, resp *http.Response) error {
+func readHTTPError(endpoint string, resp *httpdo.Response) error {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	msg := errorMessage(b)
@@ -172,7 +179,7 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 	endpoint := c.base + "/models"
 	ids, err := c.getModels(ctx, endpoint)
 	var he *HTTPError
-	if errors.As(err, &he) && he.Status == http.StatusNotFound && strings.HasSuffix(c.base, "/v1") {
+	if errors.As(err, &he) && he.Status == 404 && strings.HasSuffix(c.base, "/v1") {
 		if alt, err2 := c.getModels(ctx, strings.TrimSuffix(c.base, "/v1")+"/api/tags"); err2 == nil {
 			return alt, nil
 		}
@@ -194,7 +201,7 @@ type modelList struct {
 const maxModelsBody = 8 << 20
 
 func (c *Client) getModels(ctx context.Context, endpoint string) ([]string, error) {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
+	hreq, err := httpdo.NewRequest(ctx, "GET", endpoint, nil)
 	if err != nil {
 		return nil, fmt.Errorf("llm: bad endpoint %q: %w", endpoint, err)
 	}

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"unicode/utf8"
+
+	"tinyrag/app/httpdo"
 )
 
 // ErrStreamEnded is wrapped by the error Recv returns when the connection
@@ -31,7 +32,7 @@ type HTTPError struct {
 // Error names the endpoint, the status and what the server said.
 func (e *HTTPError) Error() string {
 	status := fmt.Sprintf("HTTP %d", e.Status)
-	if t := http.StatusText(e.Status); t != "" {
+	if t := httpdo.StatusText(e.Status); t != "" {
 		status += " " + t
 	}
 	if e.Message == "" {

@@ -106,7 +106,7 @@ func sanitize(raw string) string {
 	if v, ok := blockCache.get(raw); ok {
 		return v
 	}
-	v := policy.Sanitize(raw)
+	v := policy().Sanitize(raw)
 	blockCache.put(raw, v)
 	return v
 }

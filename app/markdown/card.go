@@ -224,7 +224,7 @@ func renderCard(c Card, l labels, expanded bool) string {
 	writeCard(&buf, c, l, expanded)
 	// The icon is the app's own constant SVG (app/icons), put in after
 	// sanitizing: the policy admits no SVG, and none from the model.
-	v := strings.Replace(policy.Sanitize(buf.String()), iconSlot,
+	v := strings.Replace(policy().Sanitize(buf.String()), iconSlot,
 		`<span class="tool-icon">`+icons.Tool(toolAttr(strings.TrimSpace(c.Tool)))+`</span>`, 1)
 	cardCache.put(key, v)
 	return v

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/microcosm-cc/bluemonday"
 )
@@ -10,7 +11,15 @@ import (
 // Everything from the model has already been escaped or filtered by the
 // time it gets here; the policy is the second lock on the door, so that a
 // mistake in one renderer cannot put script or a remote fetch on the page.
-var policy = newPolicy()
+//
+// It is built on first use, not at program start: building it compiles
+// some twenty regular expressions, which the app's first screen does not
+// need (docs/startup.md); Warm builds it ahead of the first answer.
+var policy = sync.OnceValue(newPolicy)
+
+// Warm builds what rendering needs once (the policy), so the first
+// rendered answer does not pay for it; the app calls it once it is ready.
+func Warm() { policy() }
 
 // Patterns for attribute values; they mirror what the renderers emit.
 var (

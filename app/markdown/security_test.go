@@ -127,7 +127,7 @@ func TestPolicy_StripsMarkupTheRenderersNeverEmit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assertInert(t, `<div class="md">`+policy.Sanitize(tt.in)+`</div>`)
+			assertInert(t, `<div class="md">`+policy().Sanitize(tt.in)+`</div>`)
 		})
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"tinyrag/app/knowledge/site"
 	"tinyrag/app/llm"
 	"tinyrag/app/llm/reach"
+	"tinyrag/app/markdown"
 	"tinyrag/app/nanogo"
 	"tinyrag/app/web"
 )
@@ -42,7 +43,7 @@ type Deps struct {
 	// under it.
 	Origin string
 	// HTTP makes every request (nil: fetch() in the browser,
-	// http.DefaultClient natively).
+	// net/http's natively).
 	HTTP httpdo.Doer
 	// ConfigURL is the site's tinyrag.json, next to index.html; "" for
 	// none. It is read at start beside the stores.
@@ -55,6 +56,9 @@ type Deps struct {
 	Online func() bool
 	// Log writes a line to the developer console (nil: nowhere).
 	Log func(string)
+	// Mark records that a step of the start-up was reached (a User Timing
+	// mark in the browser, which make bench-cold reads); nil: nowhere.
+	Mark func(name string)
 	// Observer hears each answer's engine events and its end (the
 	// embedded view passes them on to the host page); nil: nobody.
 	Observer Observer
@@ -165,9 +169,25 @@ func NewController(deps Deps) *Controller {
 	return c
 }
 
+// Open begins opening the stores and the knowledge base, before anything
+// publishes: the browser entry point calls it before the UI's first render,
+// so IndexedDB's work overlaps that render (docs/startup.md). Start does
+// it too when it was not called; calling it again does nothing.
+func (c *Controller) Open() {
+	c.mu.Lock()
+	if c.started {
+		c.mu.Unlock()
+		return
+	}
+	c.started = true
+	c.mu.Unlock()
+	c.begin()
+}
+
 // Start publishes the first states to pub, opens the stores and the
-// knowledge base off the caller's goroutine and then checks the model.
-// Calling it again only changes where states go (a remounted root).
+// knowledge base off the caller's goroutine (unless Open did already) and
+// then checks the model. Calling it again only changes where states go (a
+// remounted root).
 func (c *Controller) Start(pub Publisher) {
 	c.pubMu.Lock()
 	c.pub = pub
@@ -179,8 +199,15 @@ func (c *Controller) Start(pub Publisher) {
 	}
 	c.started = true
 	c.unlock(stateStatus, stateSettings, stateModel)
+	c.begin()
+}
+
+// begin opens the stores on a goroutine of the controller's, marks the
+// app ready when they are, and then checks the model.
+func (c *Controller) begin() {
 	started := c.now()
 	c.goAsync(func() {
+		c.mark("tinyrag:open")
 		rt, hist, warn := c.open(context.Background())
 		c.mu.Lock()
 		c.rt, c.hist = rt, hist
@@ -194,8 +221,29 @@ func (c *Controller) Start(pub Publisher) {
 		c.kn.SiteLoading = c.deps.ConfigURL != ""
 		c.refreshDocsLocked()
 		c.unlock(stateStatus, stateChats, stateThread, stateBusy, stateKnowledge, stateModel)
+		c.mark("tinyrag:ready")
+		// What the first answer needs and the first screen does not is
+		// prepared once the ready screen had its turn to render (the
+		// controller's goroutines share the page's one thread with the
+		// UI's).
+		c.goAsync(func() {
+			time.Sleep(warmAfter)
+			markdown.Warm()
+		})
 		c.loadSite(rt)
 	})
+}
+
+// warmAfter is how long after ready the controller prepares the first
+// answer's rendering (markdown.Warm): long enough for the browser to paint
+// the ready screen and send the model check's requests.
+const warmAfter = 100 * time.Millisecond
+
+// mark records a start-up step (Deps.Mark).
+func (c *Controller) mark(name string) {
+	if c.deps.Mark != nil {
+		c.deps.Mark(name)
+	}
 }
 
 // loadSite reads the site's config, then checks the model (the config may
@@ -217,12 +265,14 @@ func (c *Controller) loadSite(rt *Runtime) {
 	if len(srcs) > 0 {
 		warns = append(warns, rt.syncBundles(ctx, srcs)...)
 	}
+	rt.OpenedSite()
 	c.logAll("tinyRAG site knowledge: ", warns)
 	c.mu.Lock()
 	c.kn.SiteLoading = false
 	c.kn.SiteErrs = warns
 	c.refreshDocsLocked()
 	c.unlock(stateKnowledge)
+	c.mark("tinyrag:site")
 	// A failure here shows again, with the query, when one needs it.
 	c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx))
 }
@@ -272,10 +322,11 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 		if err := hist.Load(ctx); err != nil {
 			chatWarn = err.Error()
 		}
+		c.mark("tinyrag:chats")
 	})
 
 	rt := &Runtime{NanoGo: c.deps.NanoGo, Origin: c.deps.Origin, HTTP: c.deps.HTTP, Online: c.deps.Online,
-		Bundles: c.deps.Bundles, Site: &site.Knowledge{}, SiteGone: c.siteGone}
+		Bundles: c.deps.Bundles, Site: &site.Knowledge{}, SiteGone: c.siteGone, siteOpened: make(chan struct{})}
 	warn := ""
 	cfg := knowledge.Config{}
 	if c.deps.OpenKnowledge != nil {
@@ -291,6 +342,7 @@ func (c *Controller) open(ctx context.Context) (*Runtime, *chats.History, string
 		cfg.Store = nil
 		kb, _ = knowledge.New(cfg)
 	}
+	c.mark("tinyrag:knowledge")
 	<-chatsDone
 	if warn == "" {
 		warn = chatWarn

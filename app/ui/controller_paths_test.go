@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/engine"
+	"tinyrag/app/httpdo"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/llm"
 )
@@ -200,7 +200,7 @@ func contains(l []string, s string) bool {
 // fetch() does offline, without leaving the process.
 type failingDoer struct{}
 
-func (failingDoer) Do(*http.Request) (*http.Response, error) {
+func (failingDoer) Do(*httpdo.Request) (*httpdo.Response, error) {
 	return nil, errors.New("net/http: fetch() failed: TypeError: Failed to fetch")
 }
 

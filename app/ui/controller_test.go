@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/httpdo"
 	"tinyrag/app/llm"
 	"tinyrag/app/nanogo"
 )
@@ -213,7 +214,7 @@ func harness(t *testing.T, store chats.Store, model *scriptedModel, opts ...func
 	t.Cleanup(srv.Close)
 	deps := Deps{
 		Origin:    srv.URL,
-		HTTP:      srv.Client(),
+		HTTP:      httpdo.NetHTTP{Client: srv.Client()},
 		OpenChats: func(context.Context) (chats.Store, error) { return store, nil },
 		Chatter:   func(Settings) llm.Chatter { return model },
 		Models:    func(context.Context, Settings) ([]string, error) { return []string{"scripted"}, nil },
@@ -530,6 +531,54 @@ func TestPrivacyHint_SaysWhereQuestionsAndPassagesGo(t *testing.T) {
 			}
 			if strings.Contains(got, "never leave") {
 				t.Errorf("hint %q still promises documents never leave", got)
+			}
+		})
+	}
+}
+
+func TestController_OpenedBeforeTheUIMountsPublishesReadyWhenStarted(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// startWhile says whether Start comes while the chat store is
+		// still opening (else after the controller is ready).
+		startWhileOpening bool
+	}{
+		{"the stores open before the UI mounts", false},
+		{"the UI mounts while the stores open", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gate := make(chan struct{})
+			marks := make(chan string, 16)
+			c := NewController(Deps{
+				OpenChats: func(context.Context) (chats.Store, error) {
+					<-gate
+					return chats.NewMemStore(), nil
+				},
+				Models: func(context.Context, Settings) ([]string, error) { return []string{"m"}, nil },
+				Mark:   func(name string) { marks <- name },
+			})
+			t.Cleanup(c.Wait)
+			c.Open()
+			c.Open() // again: nothing more
+			rec := newRecorder()
+			if tc.startWhileOpening {
+				c.Start(rec)
+				if rec.status().Ready {
+					t.Fatal("ready before the chat store opened")
+				}
+				close(gate)
+			} else {
+				close(gate)
+				waitFor(t, "ready without a publisher", func() bool {
+					c.mu.Lock()
+					defer c.mu.Unlock()
+					return c.status.Ready
+				})
+				c.Start(rec)
+			}
+			waitFor(t, "ready published", func() bool { return rec.status().Ready })
+			if got := <-marks; got != "tinyrag:open" {
+				t.Errorf("first mark %q, want tinyrag:open", got)
 			}
 		})
 	}

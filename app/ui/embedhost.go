@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -176,7 +175,7 @@ var unescape = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&#39;", "'", "&#34
 // tinyrag.json. A site without one allows only its own pages.
 func LoadEmbedPolicy(ctx context.Context, configURL string) (embed.Policy, error) {
 	data, status, err := siteGet(ctx, nil, configURL, maxConfigBytes)
-	if status == http.StatusNotFound {
+	if status == 404 {
 		return embed.Policy{}, nil
 	}
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"tinyrag/app/httpdo"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/web"
 )
@@ -106,7 +107,7 @@ func TestURLInput_ImportsWhatTheAddressServesThroughTheProxy(t *testing.T) {
 		w.Write(f.body)
 	}))
 	defer proxy.Close()
-	f := web.ProxyFetcher{Base: proxy.URL, Client: proxy.Client()}
+	f := web.ProxyFetcher{Base: proxy.URL, Client: httpdo.NetHTTP{Client: proxy.Client()}}
 	tests := []struct {
 		url, wantTitle, wantText, wantErr string
 	}{

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -30,7 +31,7 @@ type Runtime struct {
 	// under it.
 	Origin string
 	// HTTP makes the app's requests (nil: fetch() in the browser,
-	// http.DefaultClient natively).
+	// net/http's natively).
 	HTTP httpdo.Doer
 	// Server is what the server's /api/config said it offers; nil until
 	// it answered (the web tools then assume the defaults).
@@ -40,6 +41,10 @@ type Runtime struct {
 	// siteCfg is the site's tinyrag.json (SiteConfig); it arrives after
 	// the app is ready, so it is read and written atomically.
 	siteCfg atomic.Pointer[siteconfig.Config]
+	// siteOpened is closed once the site's config was read and its
+	// bundles opened (or found absent); searches wait for it (OpenedSite).
+	siteOpened chan struct{}
+	siteOnce   sync.Once
 	// SiteGone is called when a file of a bundle is gone from the host:
 	// the site published new knowledge, and the config is read again.
 	SiteGone func()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"path"
 	"strings"
@@ -34,7 +33,7 @@ func siteGet(ctx context.Context, c httpdo.Doer, u string, limit int64) ([]byte,
 	if fetchWhole != nil && c == nil {
 		return fetchWhole(ctx, u, limit)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, err := httpdo.NewRequest(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -43,7 +42,7 @@ func siteGet(ctx context.Context, c httpdo.Doer, u string, limit int64) ([]byte,
 		return nil, 0, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode != 200 {
 		return nil, resp.StatusCode, fmt.Errorf("GET %s: HTTP %d", u, resp.StatusCode)
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
@@ -67,7 +66,7 @@ func (rt *Runtime) SiteConfig() *siteconfig.Config { return rt.siteCfg.Load() }
 // as messages: the app goes on without the config.
 func (rt *Runtime) loadSiteConfig(ctx context.Context, configURL string) ([]site.Source, []string) {
 	data, status, err := siteGet(ctx, rt.HTTP, configURL, maxConfigBytes)
-	if status == http.StatusNotFound {
+	if status == 404 {
 		return nil, nil
 	}
 	if err != nil {
@@ -100,7 +99,7 @@ func (rt *Runtime) syncBundles(ctx context.Context, srcs []site.Source) []string
 		case err == nil:
 		case rt.Online != nil && !rt.Online():
 			err = fmt.Errorf("you are offline, and this part of the site's knowledge is not stored on this device yet (%w)", err)
-		case status == http.StatusNotFound && rt.SiteGone != nil:
+		case status == 404 && rt.SiteGone != nil:
 			// Files are named by their content: one that is gone belongs
 			// to an older version of the site's knowledge.
 			rt.SiteGone()
@@ -157,10 +156,20 @@ func (rt *Runtime) Proxy() string {
 	return cfg.ProxyOrigin(rt.Origin)
 }
 
+// OpenedSite says the site's knowledge is open (or absent): searches no
+// longer wait for it.
+func (rt *Runtime) OpenedSite() {
+	rt.siteOnce.Do(func() {
+		if rt.siteOpened != nil {
+			close(rt.siteOpened)
+		}
+	})
+}
+
 // Retriever searches the visitor's knowledge base and the site's
-// knowledge together.
+// knowledge together, once the site's is open.
 func (rt *Runtime) Retriever() site.Union {
-	u := site.Union{Site: rt.Site}
+	u := site.Union{Site: rt.Site, Opened: rt.siteOpened}
 	if rt.KB != nil {
 		u.Visitor = rt.KB
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"tinyrag/app/httpdo"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/bundle"
 	"tinyrag/app/knowledge/site"
@@ -65,7 +66,7 @@ func TestRuntime_StaticSiteLoadsBundlesAndAnswersFromThemWithoutAProxy(t *testin
 		LLM:     &siteconfig.LLM{BaseURL: "http://127.0.0.1:11434/v1"},
 	}, files)
 	kb, _ := knowledge.New(knowledge.Config{})
-	rt := &Runtime{KB: kb, Origin: srv.URL, HTTP: srv.Client(), Site: &site.Knowledge{}}
+	rt := &Runtime{KB: kb, Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}, Site: &site.Knowledge{}}
 	if warns := openSite(rt, srv.URL+"/kb/"+siteconfig.FileName); len(warns) > 0 {
 		t.Fatal(warns)
 	}
@@ -109,7 +110,7 @@ func TestRuntime_ADamagedBundleIsReportedAndTheAppStillStarts(t *testing.T) {
 	bad[len(bad)/2] ^= 1
 	files[m] = bad
 	srv := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client(), Site: &site.Knowledge{}}
+	rt := &Runtime{Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}, Site: &site.Knowledge{}}
 	warns := openSite(rt, srv.URL+"/kb/"+siteconfig.FileName)
 	if len(warns) != 1 || !strings.Contains(warns[0], "damaged") {
 		t.Fatalf("warnings %v", warns)
@@ -123,7 +124,7 @@ func TestRuntime_ASingleFileBundleOfAnEarlierVersionIsRefusedWithTheFix(t *testi
 	old := append([]byte("tinyrag-bundle\n"), make([]byte, 64)...)
 	srv := staticHost(t, siteconfig.Config{Bundles: []site.Source{{URL: "bundles/site.tinyrag"}}},
 		map[string][]byte{"/kb/bundles/site.tinyrag": old})
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client(), Site: &site.Knowledge{}}
+	rt := &Runtime{Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}, Site: &site.Knowledge{}}
 	warns := openSite(rt, srv.URL+"/kb/"+siteconfig.FileName)
 	if len(warns) != 1 || !strings.Contains(warns[0], "rebuild it") {
 		t.Fatalf("warnings %v, want one saying to rebuild the bundle", warns)
@@ -133,7 +134,7 @@ func TestRuntime_ASingleFileBundleOfAnEarlierVersionIsRefusedWithTheFix(t *testi
 func TestRuntime_WithoutASiteConfigTheServerIsTheProxy(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	defer srv.Close()
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client(), Site: &site.Knowledge{}}
+	rt := &Runtime{Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}, Site: &site.Knowledge{}}
 	if warns := openSite(rt, srv.URL+"/"+siteconfig.FileName); len(warns) > 0 {
 		t.Fatal(warns)
 	}
@@ -149,7 +150,7 @@ func TestRuntime_SentKeyOnlyWhenSet(t *testing.T) {
 		w.Write([]byte(`{"data":[{"id":"m"}]}`))
 	}))
 	defer srv.Close()
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client()}
+	rt := &Runtime{Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}}
 	for _, key := range []string{"", "sk-test"} {
 		if _, err := rt.Chatter(Settings{Endpoint: srv.URL + "/v1", APIKey: key}).Models(context.Background()); err != nil && !errors.Is(err, context.Canceled) {
 			t.Fatal(err)
@@ -190,7 +191,7 @@ func TestRuntime_RefreshSwapsABundleTheSiteRepublished(t *testing.T) {
 		http.NotFound(w, r)
 	}))
 	defer srv.Close()
-	rt := &Runtime{Origin: srv.URL, HTTP: srv.Client(), Site: &site.Knowledge{}}
+	rt := &Runtime{Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}, Site: &site.Knowledge{}}
 	cfgURL := srv.URL + "/kb/" + siteconfig.FileName
 	if w := openSite(rt, cfgURL); len(w) > 0 {
 		t.Fatal(w)

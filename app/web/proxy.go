@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -105,8 +104,8 @@ func proxyGet(ctx context.Context, c httpdo.Doer, u string, out any) error {
 // proxyDo GETs a tinyRAG /api URL and returns the headers and body of a 200
 // reply, at most max bytes of it (more is ErrTooLarge); any other status
 // becomes the server's error.
-func proxyDo(ctx context.Context, c httpdo.Doer, u, accept string, max int64) (http.Header, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+func proxyDo(ctx context.Context, c httpdo.Doer, u, accept string, max int64) (httpdo.Header, []byte, error) {
+	req, err := httpdo.NewRequest(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -120,7 +119,7 @@ func proxyDo(ctx context.Context, c httpdo.Doer, u, accept string, max int64) (h
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading server reply: %w", err)
 	}
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode != 200 {
 		return nil, nil, replyError(resp.StatusCode, body)
 	}
 	if int64(len(body)) > max {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"regexp"
 	"runtime"
@@ -103,7 +102,7 @@ func (c WikiConfig) call(ctx context.Context, params url.Values, out any) error 
 }
 
 func (c WikiConfig) get(ctx context.Context, u string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, err := httpdo.NewRequest(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +116,7 @@ func (c WikiConfig) get(ctx context.Context, u string) ([]byte, error) {
 		return nil, fmt.Errorf("wikipedia unreachable: %w", err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode != 200 {
 		return nil, fmt.Errorf("wikipedia answered HTTP %d", resp.StatusCode)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxWikiReply+1))

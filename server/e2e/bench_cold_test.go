@@ -13,68 +13,117 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
 // TestBenchCold_FirstVisit measures a first visit: a fresh browser profile,
-// the network throttled through the DevTools protocol, and the app loaded
-// from the server — the case a static-site visitor or an embed user meets.
-// It is a measurement, not a pass/fail timing: it runs only with
-// TINYRAG_BENCH_COLD=1 (make bench-cold) and prints a table.
+// the network throttled through the DevTools protocol (10 Mbit/s, 40 ms),
+// and the app loaded from the server — the case a static-site visitor or an
+// embed user meets — once on this machine's CPU and once with the CPU slowed
+// 4× (DevTools' mid-range phone). It is a measurement, not a pass/fail
+// timing: it runs only with TINYRAG_BENCH_COLD=1 (make bench-cold) and
+// prints a table of medians, with the machine's load average before and
+// after, since a busy machine slows every figure.
 //
-// Per run: bytes the page transferred (DevTools: every response's encoded
-// length, dedicated workers included) and all bytes the server sent through
-// a counting proxy (this includes the service worker's install-time
-// downloads, which page throttling does not slow down); the time from
-// navigation until the composer is visible and until the shell reports
-// data-ready="true"; then a small knowledge set is loaded (see
-// coldKnowledge) and the time from typing a query in the knowledge panel to
-// the first highlighted hit.
+// Per run, in the page's own clock (milliseconds after navigation): when
+// app.wasm's last byte arrived (resource timing), when the composer became
+// visible, when the shell reported data-ready="true", and the time between
+// the last byte and ready — the start-up work a faster network cannot
+// shorten. Bytes: what the page transferred until ready (DevTools: every
+// response's encoded length, dedicated workers included) and all bytes the
+// server sent through a counting proxy (this includes the service worker's
+// install-time downloads, which page throttling does not slow down). Then a
+// small knowledge set is loaded (see coldKnowledge) and the time from typing
+// a query in the knowledge panel to the first highlighted hit.
+//
+// TINYRAG_BENCH_RUNS sets the runs per row (5); TINYRAG_BENCH_TRACE=1 logs
+// each run's resource timings and the app's own marks (main started,
+// stores open, ready: see coldMarkNames); TINYRAG_BENCH_PROFILE=DIR writes
+// a Chromium performance trace of each row's first run into DIR and logs
+// where the main thread's time went.
 func TestBenchCold_FirstVisit(t *testing.T) {
 	if os.Getenv("TINYRAG_BENCH_COLD") != "1" {
 		t.Skip("set TINYRAG_BENCH_COLD=1 (make bench-cold)")
 	}
-	runs := 3
+	runs := 5
 	if n, err := fmt.Sscan(os.Getenv("TINYRAG_BENCH_RUNS"), &runs); n != 1 || err != nil || runs < 1 {
-		runs = 3
+		runs = 5
 	}
 	llm := newScriptedLLM(t, appScripts())
 	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
 	docs := coldKnowledgeFiles(t)
+	loadBefore := loadAverage()
 
-	type speed struct {
+	type setting struct {
 		name string
 		mbit float64
+		cpu  float64 // slowdown factor, 1: this machine's
 	}
-	var rows []string
-	for _, sp := range []speed{{"10 Mbit/s", 10}, {"50 Mbit/s", 50}} {
+	var rows, marks []string
+	for _, st := range []setting{{"10 Mbit/s, 40 ms RTT", 10, 1}, {"10 Mbit/s, 40 ms RTT, CPU 4× slower", 10, 4}} {
 		var res []coldRun
 		for i := 0; i < runs; i++ {
-			r := coldVisit(t, srv, sp.mbit, docs)
-			t.Logf("%s run %d: %+v", sp.name, i+1, r)
+			trace := ""
+			if dir := os.Getenv("TINYRAG_BENCH_PROFILE"); dir != "" && i == 0 {
+				trace = filepath.Join(dir, fmt.Sprintf("cold-cpu%gx.json", st.cpu))
+			}
+			r := coldVisit(t, srv, st.mbit, st.cpu, docs, trace)
+			t.Logf("%s run %d: %+v", st.name, i+1, r)
 			res = append(res, r)
 		}
 		m := medianRun(res)
-		rows = append(rows, fmt.Sprintf("| %s, 40 ms RTT | %.2f MB | %.2f MB | %.2f s | %.2f s | %.2f s (%.2f MB) | %d ms |",
-			sp.name, mb(m.pageBytes), mb(m.wireBytes), m.composer.Seconds(), m.ready.Seconds(), m.load.Seconds(), mb(m.loadBytes), m.search.Milliseconds()))
+		rows = append(rows, fmt.Sprintf("| %s | %.2f MB | %.2f s | %.2f s | %.2f s | %.2f s | %.2f MB | %.2f MB | %.2f s (%.2f MB) | %d ms |",
+			st.name, mb(m.wasmBytes), m.wasmEnd.Seconds(), m.composer.Seconds(), m.ready.Seconds(), m.afterWasm.Seconds(),
+			mb(m.pageBytes), mb(m.wireBytes), m.load.Seconds(), mb(m.loadBytes), m.search.Milliseconds()))
+		var cells []string
+		for _, name := range coldMarkNames {
+			cells = append(cells, fmt.Sprintf("%d ms", medianMark(res, name).Milliseconds()))
+		}
+		marks = append(marks, "| "+st.name+" | "+strings.Join(cells, " | ")+" |")
 	}
-	table := "| network | page bytes to ready | server bytes to ready | composer visible | app ready | knowledge set loaded (server bytes) | first search result |\n| --- | --- | --- | --- | --- | --- | --- |\n" + strings.Join(rows, "\n")
-	fmt.Printf("bench-cold: median of %d runs each, fresh profile per run\n%s\n", runs, table)
-	t.Log("\n" + table)
+	table := "| network | app.wasm (transfer) | app.wasm last byte | composer visible | app ready | ready − last byte | page bytes to ready | server bytes to ready | knowledge set loaded (server bytes) | first search result |\n" +
+		"| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" + strings.Join(rows, "\n")
+	marksTable := "| app's marks after navigation | " + strings.Join(coldMarkNames, " | ") + " |\n|" + strings.Repeat(" --- |", len(coldMarkNames)+1) + "\n" + strings.Join(marks, "\n")
+	fmt.Printf("bench-cold: median of %d runs each, fresh profile per run; load average %s before, %s after\n%s\n%s\n", runs, loadBefore, loadAverage(), table, marksTable)
+	t.Log("\n" + table + "\n" + marksTable)
+}
+
+// loadAverage is the machine's 1, 5 and 15 minute load average.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // coldRun is one first visit's figures.
 type coldRun struct {
+	wasmBytes            int64         // app.wasm's transfer size
 	pageBytes, wireBytes int64         // until ready
+	wasmEnd              time.Duration // app.wasm's last byte, after navigation
 	composer, ready      time.Duration // after navigation
+	afterWasm            time.Duration // ready − app.wasm's last byte
 	load                 time.Duration // loading the knowledge set
 	loadBytes            int64         // server bytes that took
 	search               time.Duration // typing the query to the first hit
+	marks                map[string]time.Duration
 }
 
 func mb(n int64) float64 { return float64(n) / 1e6 }
+
+// median is the middle of v (v is sorted in place).
+func median(v []int64) int64 {
+	sort.Slice(v, func(i, j int) bool { return v[i] < v[j] })
+	return v[len(v)/2]
+}
 
 // medianRun takes each figure's median on its own.
 func medianRun(rs []coldRun) coldRun {
@@ -83,21 +132,37 @@ func medianRun(rs []coldRun) coldRun {
 		for i, r := range rs {
 			v[i] = f(r)
 		}
-		sort.Slice(v, func(i, j int) bool { return v[i] < v[j] })
-		return v[len(v)/2]
+		return median(v)
 	}
 	d := func(f func(coldRun) time.Duration) time.Duration {
 		return time.Duration(med(func(r coldRun) int64 { return int64(f(r)) }))
 	}
 	return coldRun{
+		wasmBytes: med(func(r coldRun) int64 { return r.wasmBytes }),
 		pageBytes: med(func(r coldRun) int64 { return r.pageBytes }),
 		wireBytes: med(func(r coldRun) int64 { return r.wireBytes }),
+		wasmEnd:   d(func(r coldRun) time.Duration { return r.wasmEnd }),
 		composer:  d(func(r coldRun) time.Duration { return r.composer }),
 		ready:     d(func(r coldRun) time.Duration { return r.ready }),
+		afterWasm: d(func(r coldRun) time.Duration { return r.afterWasm }),
 		load:      d(func(r coldRun) time.Duration { return r.load }),
 		loadBytes: med(func(r coldRun) int64 { return r.loadBytes }),
 		search:    d(func(r coldRun) time.Duration { return r.search }),
 	}
+}
+
+// coldMarkNames are the User Timing marks the app sets while it starts
+// (wasm/app/main.go and the controller's Deps.Mark), in order; a mark the
+// app did not set counts as 0.
+var coldMarkNames = []string{"tinyrag:main", "tinyrag:routes", "tinyrag:open", "tinyrag:chats", "tinyrag:knowledge", "tinyrag:site", "tinyrag:ready"}
+
+// medianMark is the median time of one mark over the runs.
+func medianMark(rs []coldRun, name string) time.Duration {
+	v := make([]int64, len(rs))
+	for i, r := range rs {
+		v[i] = int64(r.marks[name])
+	}
+	return time.Duration(median(v))
 }
 
 // coldMarks records, in the page, when things first happen, in
@@ -116,7 +181,14 @@ const coldMarks = `(() => {
   new MutationObserver(check).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 })();`
 
-func coldVisit(t *testing.T, srv *server, mbit float64, docs []string) coldRun {
+// coldWasm reads app.wasm's resource timing: its last byte in ms after
+// navigation and its transfer size.
+const coldWasm = `(() => {
+  const e = performance.getEntriesByType("resource").find((e) => new URL(e.name).pathname.endsWith("/app.wasm"));
+  return e ? [e.responseEnd, e.transferSize] : [0, 0];
+})()`
+
+func coldVisit(t *testing.T, srv *server, mbit, cpu float64, docs []string, traceFile string) coldRun {
 	t.Helper()
 	proxy := newCountingProxy(t, strings.TrimPrefix(srv.URL, "http://"))
 	b := newBrowser(t, 1280, 800)
@@ -137,8 +209,17 @@ func coldVisit(t *testing.T, srv *server, mbit float64, docs []string) coldRun {
 	}); err != nil {
 		t.Fatalf("throttling the network: %v", err)
 	}
+	if cpu > 1 {
+		if _, err := chromedp.Call(b.ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: cpu}); err != nil {
+			t.Fatalf("slowing the CPU: %v", err)
+		}
+	}
 	if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: coldMarks}); err != nil {
 		t.Fatal(err)
+	}
+	var trace *traceRecorder
+	if traceFile != "" {
+		trace = startTrace(t, b)
 	}
 	b.do(t, 2*time.Minute, "first visit until ready",
 		chromedp.Navigate(proxy.url+"/"),
@@ -149,13 +230,23 @@ func coldVisit(t *testing.T, srv *server, mbit float64, docs []string) coldRun {
 		return time.Duration(eval[float64](t, b, "window.__cold."+name+" || 0") * float64(time.Millisecond))
 	}
 	r.composer, r.ready = ms("composer"), ms("ready")
+	w := eval[[]float64](t, b, coldWasm)
+	r.wasmEnd, r.wasmBytes = time.Duration(w[0]*float64(time.Millisecond)), int64(w[1])
+	r.afterWasm = r.ready - r.wasmEnd
+	r.marks = map[string]time.Duration{}
+	for name, at := range eval[map[string]float64](t, b, `Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime]))`) {
+		r.marks[name] = time.Duration(at * float64(time.Millisecond))
+	}
 	// Server bytes up to the moment the page marked ready, not up to when
 	// Go saw it: the service worker's requests are not throttled, and what
 	// it fetches once the app is ready arrives within that polling lag.
 	readyAt := eval[float64](t, b, "performance.timeOrigin + window.__cold.ready")
 	r.pageBytes, r.wireBytes = pageBytes.Load(), proxy.sentBy(time.Unix(0, int64(readyAt*1e6)))
 	if os.Getenv("TINYRAG_BENCH_TRACE") == "1" {
-		t.Logf("resources:\n%s", eval[string](t, b, `performance.getEntries().map(e => [e.entryType, e.name.replace(location.origin, ""), Math.round(e.startTime), Math.round(e.responseStart||0), Math.round(e.responseEnd||e.duration||0), e.transferSize||""].join(" ")).join("\n")`))
+		t.Logf("resources and marks:\n%s", eval[string](t, b, `performance.getEntries().map(e => [e.entryType, e.name.replace(location.origin, ""), Math.round(e.startTime), Math.round(e.responseStart||0), Math.round(e.responseEnd||e.duration||0), e.transferSize||""].join(" ")).join("\n")`))
+	}
+	if trace != nil {
+		trace.stop(t, traceFile)
 	}
 
 	// The importer worker's requests are not the page's in DevTools, so

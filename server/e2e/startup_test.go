@@ -14,13 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// traceEvent is one Chromium trace event, as far as these tests read it.
-type traceEvent struct {
-	Name string          `json:"name"`
-	Ts   float64         `json:"ts"` // µs on the browser's monotonic clock, as the Network events' seconds
-	Args json.RawMessage `json:"args"`
-}
-
 // wasmLoad is what one page load did with app.wasm: the network's requests
 // for it and V8's wasm trace events (category v8.wasm).
 type wasmLoad struct {

@@ -11,17 +11,29 @@ import (
 )
 
 // browserBuild runs the go command as `make wasm` builds app.wasm: for
-// js/wasm, in the browser workspace (wasm/browser.work). A failure fails
-// the test: a graph that cannot be listed cannot be checked.
+// js/wasm, in the browser workspace (wasm/browser.work) with the browser
+// copies of go-app and bleve written first (wasm/browsermod), with the
+// browser build's tag.
+// A failure fails the test: a graph that cannot be listed cannot be
+// checked.
 func browserBuild(t *testing.T, args ...string) string {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
+	gen := exec.Command("go", "run", "./wasm/browsermod", "-out", "bin/browsermod")
+	gen.Dir = root
+	if out, err := gen.CombinedOutput(); err != nil {
+		t.Fatalf("writing the browser copies of modules: %v\n%s", err, out)
+	}
+	args = append(args[:1:1], append([]string{"-tags", "tinyrag_browser"}, args[1:]...)...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOWORK="+filepath.Join(root, "wasm", "browser.work"))
+	// PWD as the go command sets it for its children: in a checkout reached
+	// through a symbolic link the workspace's path and the go command's
+	// working directory must both be the logical one.
+	cmd.Env = append(os.Environ(), "PWD="+root, "GOOS=js", "GOARCH=wasm", "GOWORK="+filepath.Join(root, "wasm", "browser.work"))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -42,10 +54,31 @@ var forbidden = []struct{ prefix, why string }{
 	{"tinyrag/app/web/fetch", "the server's fetcher, with its HTML extraction"},
 	{"tinyrag/app/web/search", "the server's search backends"},
 	{"github.com/golang/snappy", "only zap uses it"},
+	{"net/http", "its initialisers keep Go's TLS stack; requests go through app/httpdo's own types and fetch(), and go-app's copy for the browser does without it (wasm/browsermod)"},
+	{"crypto/tls", "the browser speaks TLS itself (net/http brought it)"},
+	{"crypto/x509", "the browser checks certificates itself (net/http brought it)"},
+	{"encoding/asn1", "certificate parsing (net/http brought it)"},
+	{"crypto/ecdsa", "TLS's public-key cryptography (net/http brought it)"},
+	{"crypto/rsa", "TLS's public-key cryptography (net/http brought it)"},
+	{"mime", "its tables of file types; app/llm reads a Content-Type itself"},
+	{"github.com/gorilla/css", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},
+	{"github.com/aymerick/douceur", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},
+	{"github.com/microcosm-cc/bluemonday/css", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},
+}
+
+// standIns are modules the browser workspace replaces, with the folder
+// (relative to wasm/) their replacement must come from.
+var standIns = []struct{ module, dir, why string }{
+	{"github.com/blevesearch/zapx/", "./zapx/", "zap is not used by the flat segments"},
+	{"github.com/json-iterator/go", "./jsoniter", "bleve's geo package gets encoding/json, which app.wasm has anyway"},
+	{"github.com/maxence-charriere/go-app/v10", "../bin/browsermod/go-app", "go-app's browser copy imports no net/http"},
+	{"github.com/blevesearch/bleve/v2", "../bin/browsermod/bleve", "bleve's browser copy does no start-up work for fuzzy queries"},
+	{"github.com/microcosm-cc/bluemonday", "../bin/browsermod/bluemonday", "bluemonday's browser copy parses no CSS"},
 }
 
 // TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed checks app.wasm's package
-// graph: no forbidden package, and zap only as the stand-ins.
+// graph: no forbidden package, and the stand-ins in place of what they
+// replace.
 func TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -60,8 +93,10 @@ func TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed(t *testing.T) {
 				t.Errorf("app.wasm depends on %s again: %s", pkg, f.why)
 			}
 		}
-		if strings.HasPrefix(pkg, "github.com/blevesearch/zapx/") && !strings.HasPrefix(filepath.ToSlash(replace), "./zapx/") {
-			t.Errorf("app.wasm links the real %s (replaced by %q), not the stand-in in wasm/zapx: the browser workspace lost its replace", pkg, replace)
+		for _, s := range standIns {
+			if strings.HasPrefix(pkg, s.module) && !strings.HasPrefix(filepath.ToSlash(replace), s.dir) {
+				t.Errorf("app.wasm links the real %s (replaced by %q), not the stand-in in %s (%s): the browser workspace lost its replace", pkg, replace, s.dir, s.why)
+			}
 		}
 	}
 	if seen < 50 {

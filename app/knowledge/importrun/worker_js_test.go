@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"syscall/js"
 	"testing"
 	"time"
@@ -33,7 +32,7 @@ func TestWorker_ImportsAsTheNativeImporterDoes(t *testing.T) {
 		t.Skip("needs Web Workers: runs in Chromium through TestWorkerInChromium")
 	}
 	importrun.WorkerScript = "/x/importer-worker.js"
-	req, _ := http.NewRequest(http.MethodGet, "/x/cases.json", nil)
+	req, _ := httpdo.NewRequest(context.Background(), "GET", "/x/cases.json", nil)
 	req.URL.Scheme, req.URL.Host = "http", js.Global().Get("location").Get("host").String()
 	resp, err := httpdo.Or(nil).Do(req)
 	if err != nil {

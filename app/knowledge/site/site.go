@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/bundle"
@@ -129,13 +130,33 @@ type Searcher interface {
 type Union struct {
 	Visitor Searcher
 	Site    *Knowledge
+	// Opened, when set, is closed once the site's bundles are open (or
+	// known to be absent): a search waits for it, up to OpenWait, so
+	// that a question asked while the site's knowledge is still opening
+	// is not answered without it. The app itself does not wait.
+	Opened <-chan struct{}
 }
+
+// OpenWait is how long a search waits for the site's bundles to open; a
+// site slower than that is searched by later queries.
+const OpenWait = 5 * time.Second
 
 // Search runs the query in every index and fuses the results (see fuse).
 // An empty query is knowledge.ErrEmptyQuery, as for one knowledge base.
 func (u Union) Search(ctx context.Context, q string, opt knowledge.SearchOptions) ([]knowledge.Hit, error) {
 	if opt.K <= 0 {
 		opt.K = 5
+	}
+	if u.Opened != nil {
+		wait := time.NewTimer(OpenWait)
+		select {
+		case <-u.Opened:
+		case <-wait.C:
+		case <-ctx.Done():
+			wait.Stop()
+			return nil, ctx.Err()
+		}
+		wait.Stop()
 	}
 	var searchers []Searcher
 	if u.Visitor != nil {

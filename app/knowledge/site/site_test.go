@@ -200,3 +200,25 @@ func TestUnion_SearchesVisitorAndSiteTogetherWithoutMixingTheirStores(t *testing
 		t.Errorf("empty query: %v", err)
 	}
 }
+
+func TestUnion_ASearchWaitsForTheSiteToOpen(t *testing.T) {
+	h := newHost()
+	src := h.build(t, "s/", pruning)
+	var k Knowledge
+	opened := make(chan struct{})
+	u := Union{Site: &k, Opened: opened}
+	// While the site opens, a search waits (here until its context ends)
+	// rather than answering without the site's knowledge.
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := u.Search(gone, "prune apple", knowledge.SearchOptions{K: 3}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a search while the site opens: %v, want it to wait", err)
+	}
+	if errs := k.Sync(ctx, []Source{src}, h.fetch); errs != nil {
+		t.Fatal(errs)
+	}
+	close(opened)
+	if hits, err := u.Search(ctx, "prune apple", knowledge.SearchOptions{K: 3}); err != nil || len(hits) == 0 || hits[0].Source != "guide/pruning.html" {
+		t.Errorf("once open: %+v, %v; want the site's page", hits, err)
+	}
+}
