@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"tinyrag/app/knowledge"
@@ -28,13 +29,17 @@ func (h *host) build(t *testing.T, dir string, docs ...knowledge.Input) Source {
 	return Source{URL: dir + out.ManifestName, SHA256: out.SHA256}
 }
 
-// host serves bundle files by URL and counts fetches.
+// host serves bundle files by URL and counts fetches; a bundle fetches
+// several files at once.
 type host struct {
+	mu      sync.Mutex
 	files   map[string][]byte
 	fetches map[string]int
 }
 
 func (h *host) fetch(_ context.Context, url string) ([]byte, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.fetches[url]++
 	b, ok := h.files[url]
 	if !ok {
