@@ -12,7 +12,7 @@ SCIFACT    ?= ../shared/data/scifact
 # about 13 % larger wasm.
 BROTLI_WASM ?= 11
 
-.PHONY: all build static wasm run test test-native test-wasm test-e2e e2e-deps size bench bench-wasm bench-reload bench-cold bench-bundle screenshots fuzz clean
+.PHONY: all build static wasm run test test-native test-wasm test-e2e e2e-deps size bench bench-wasm bench-reload bench-cold bench-site screenshots fuzz clean
 
 all: build
 
@@ -94,11 +94,6 @@ bench-reload: build e2e-deps
 # ready, first knowledge search. A measurement that prints a table.
 bench-cold: build e2e-deps
 	TINYRAG_E2E=1 TINYRAG_BENCH_COLD=1 $(GO) test -count=1 -run BenchCold -v -timeout 20m ./server/e2e/ | grep -E '^(bench-cold|\||--- |ok|FAIL)'
-
-# SciFact shipped as a bundle with a static site: its size, and the time
-# from app start to searchable on a first visit, next to importing it.
-bench-bundle: build e2e-deps
-	TINYRAG_E2E=1 TINYRAG_BENCH_SCIFACT=$(abspath $(SCIFACT)) $(GO) test -count=1 -timeout 20m -run BenchBundle -v ./server/e2e/ | grep -E '^(bundle_|--- |ok|FAIL)'
 
 screenshots: build e2e-deps
 	TINYRAG_E2E=1 $(GO) test -count=1 -run 'Screenshot|Mount' ./server/e2e/
