@@ -217,6 +217,11 @@ func (c *Controller) loadSite(rt *Runtime) {
 	c.kn.SiteErrs = warns
 	c.refreshDocsLocked()
 	c.unlock(stateKnowledge)
+	// A query typed while the bundles were opening searched without them:
+	// it is answered again now that they are there.
+	if len(srcs) > 0 {
+		c.searchAgain()
+	}
 	// A failure here shows again, with the query, when one needs it.
 	c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx))
 }
