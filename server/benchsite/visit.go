@@ -11,8 +11,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
 
@@ -162,45 +165,16 @@ func visit(parent context.Context, spec visitSpec) (visitResult, error) {
 		return visitResult{}, fmt.Errorf("starting Chromium (%s): %w", spec.chrome, err)
 	}
 
-	// The page's requests as DevTools sees them: their URLs, when each
-	// finished and its encoded length (headers included). The document
-	// request pairs DevTools' monotonic clock with the wall clock.
-	var (
-		mu       sync.Mutex
-		urls     = map[network.RequestID]string{}
-		finishes []*network.EventLoadingFinished
-		monoAt   float64 // a request's monotonic timestamp, s
-		wallAt   float64 // and its wall time, s since the epoch
-		problems []string
-	)
-	if err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch e := ev.(type) {
-		case *network.EventRequestWillBeSent:
-			urls[e.RequestID] = e.Request.URL
-			if wallAt == 0 {
-				monoAt, wallAt = e.Timestamp.Float64(), e.WallTime.Float64()
-			}
-		case *network.EventLoadingFinished:
-			finishes = append(finishes, e)
-		case *network.EventLoadingFailed:
-			if !e.Canceled && e.BlockedReason == "" {
-				problems = append(problems, fmt.Sprintf("load failed: %s %s", urls[e.RequestID], e.ErrorText))
-			}
-		}
-	}); err != nil {
+	log := &netLog{urls: map[string]string{}}
+	if err := chromedp.Listen(ctx, log.listener("page")); err != nil {
 		return visitResult{}, err
 	}
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 		return visitResult{}, err
 	}
 	if spec.variant == devtools {
-		bps := netBitsPerSec / 8
-		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: []*network.Conditions{{Latency: float64(netLatency.Milliseconds()), DownloadThroughput: bps, UploadThroughput: bps}},
-		}); err != nil {
-			return visitResult{}, fmt.Errorf("throttling the network: %w", err)
+		if err := throttleTarget(ctx); err != nil {
+			return visitResult{}, err
 		}
 		if spec.tinyRAG {
 			u, _ := url.Parse(spec.url)
@@ -212,6 +186,13 @@ func visit(parent context.Context, spec visitSpec) (visitResult, error) {
 			}
 		}
 		if _, err := chromedp.Call(ctx, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
+			return visitResult{}, err
+		}
+		// A dedicated worker's requests are neither throttled nor
+		// reported by the page's DevTools session (Pagefind searches in
+		// one): each worker is held at its start until it is throttled
+		// and listened to as well.
+		if err := throttleWorkers(ctx, log); err != nil {
 			return visitResult{}, err
 		}
 	}
@@ -228,7 +209,10 @@ func visit(parent context.Context, spec visitSpec) (visitResult, error) {
 	tctx, tcancel := context.WithTimeout(ctx, spec.timeout)
 	defer tcancel()
 	if err := chromedp.Do(tctx, chromedp.Navigate(spec.url)); err != nil {
-		return visitResult{}, fmt.Errorf("opening %s: %w", spec.url, err)
+		if parent.Err() != nil {
+			return visitResult{}, parent.Err()
+		}
+		return visitResult{Err: fmt.Sprintf("opening %s: %v (%s)", spec.url, err, strings.Join(log.failures(), "; "))}, nil
 	}
 	var st benchState
 	for {
@@ -238,9 +222,7 @@ func visit(parent context.Context, spec visitSpec) (visitResult, error) {
 		}
 		if tctx.Err() != nil {
 			b, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.__bench || {})`))
-			mu.Lock()
-			defer mu.Unlock()
-			return visitResult{Err: fmt.Sprintf("not done within %s (page state %s; %s)", spec.timeout, b, strings.Join(problems, "; "))}, nil
+			return visitResult{Err: fmt.Sprintf("not done within %s (page state %s; %s)", spec.timeout, b, strings.Join(log.failures(), "; "))}, nil
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -266,24 +248,150 @@ func visit(parent context.Context, spec visitSpec) (visitResult, error) {
 		r.SiteBytes, r.AppBytes = spec.proxy.sentBefore(time.UnixMicro(int64(cutoff*1e6)), isSiteData)
 		return r, nil
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if wallAt == 0 {
-		return r, errors.New("DevTools reported no request")
+	site, app, err := log.before(cutoff, isSiteData)
+	if err != nil {
+		return r, err
 	}
-	for _, f := range finishes {
-		if wallAt+(f.Timestamp.Float64()-monoAt) > cutoff {
+	r.SiteBytes, r.AppBytes = site, app
+	return r, nil
+}
+
+// throttleTarget applies the slow network to a target's requests.
+func throttleTarget(ctx context.Context) error {
+	bps := netBitsPerSec / 8
+	if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+		MatchedNetworkConditions: []*network.Conditions{{Latency: float64(netLatency.Milliseconds()), DownloadThroughput: bps, UploadThroughput: bps}},
+	}); err != nil {
+		return fmt.Errorf("throttling the network: %w", err)
+	}
+	return nil
+}
+
+// throttleWorkers has the page's new targets wait at their start; each
+// dedicated worker is then throttled and its requests logged before it
+// runs. Every target is let run even if that fails.
+func throttleWorkers(ctx context.Context, log *netLog) error {
+	attached := make(chan *target.EventAttachedToTarget, 64)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*target.EventAttachedToTarget); ok {
+			select {
+			case attached <- e:
+			case <-ctx.Done():
+			}
+		}
+	}); err != nil {
+		return err
+	}
+	go func() {
+		for {
+			var e *target.EventAttachedToTarget
+			select {
+			case e = <-attached:
+			case <-ctx.Done():
+				return
+			}
+			go holdWorker(ctx, e, log)
+		}
+	}()
+	// Only dedicated workers are held: an iframe or another page would
+	// need more than this to be let go.
+	flatten := true
+	_, err := chromedp.Call(ctx, target.SetAutoAttach, target.SetAutoAttachParams{
+		AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: &flatten,
+		Filter: target.Filter{{Type: "worker"}, {Exclude: true}},
+	})
+	return err
+}
+
+// holdWorker throttles and listens to a worker waiting at its start, then
+// lets it run.
+func holdWorker(ctx context.Context, e *target.EventAttachedToTarget, log *netLog) {
+	// The first call starts the session, which lasts as long as the
+	// context it gets: the visit's.
+	wctx, _ := chromedp.NewContext(ctx, chromedp.WithTargetID(e.TargetInfo.TargetID), chromedp.WithListener(log.listener(string(e.TargetInfo.TargetID))))
+	if _, err := chromedp.Call(wctx, network.Enable, network.EnableParams{}); err != nil {
+		log.fail("worker " + e.TargetInfo.URL + ": " + err.Error())
+	} else if err := throttleTarget(wctx); err != nil {
+		log.fail("worker " + e.TargetInfo.URL + ": " + err.Error())
+	}
+	if _, err := chromedp.Call(wctx, runtime.RunIfWaitingForDebugger, cdp.Empty{}); err != nil {
+		log.fail("starting worker " + e.TargetInfo.URL + ": " + err.Error())
+	}
+}
+
+// netLog is what DevTools reported of a visit's requests, from the page
+// and its workers: their URLs, when each finished and its encoded length
+// (headers included). The first request pairs DevTools' monotonic clock
+// with the wall clock.
+type netLog struct {
+	mu       sync.Mutex
+	urls     map[string]string // session + request id → URL
+	finishes []finish
+	monoAt   float64 // a request's monotonic timestamp, s
+	wallAt   float64 // and its wall time, s since the epoch
+	problems []string
+}
+
+type finish struct {
+	key   string
+	at    float64 // monotonic, s
+	bytes float64
+}
+
+// listener records the network events of one session.
+func (l *netLog) listener(session string) func(ev any) {
+	return func(ev any) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			l.urls[session+"/"+string(e.RequestID)] = e.Request.URL
+			if l.wallAt == 0 {
+				l.monoAt, l.wallAt = e.Timestamp.Float64(), e.WallTime.Float64()
+			}
+		case *network.EventLoadingFinished:
+			l.finishes = append(l.finishes, finish{session + "/" + string(e.RequestID), e.Timestamp.Float64(), e.EncodedDataLength})
+		case *network.EventLoadingFailed:
+			if !e.Canceled && e.BlockedReason == "" {
+				l.problems = append(l.problems, fmt.Sprintf("load failed: %s %s", l.urls[session+"/"+string(e.RequestID)], e.ErrorText))
+			}
+		}
+	}
+}
+
+func (l *netLog) fail(msg string) {
+	l.mu.Lock()
+	l.problems = append(l.problems, msg)
+	l.mu.Unlock()
+}
+
+func (l *netLog) failures() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.problems...)
+}
+
+// before adds up the bytes of the requests that finished by cutoff (s
+// since the epoch), split by whether site(path) holds.
+func (l *netLog) before(cutoff float64, site func(string) bool) (siteBytes, other int64, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.wallAt == 0 {
+		return 0, 0, errors.New("DevTools reported no request")
+	}
+	for _, f := range l.finishes {
+		if l.wallAt+(f.at-l.monoAt) > cutoff {
 			continue
 		}
-		u, err := url.Parse(urls[f.RequestID])
+		u, err := url.Parse(l.urls[f.key])
 		if err != nil {
 			continue
 		}
-		if isSiteData(u.Path) {
-			r.SiteBytes += int64(f.EncodedDataLength)
+		if site(u.Path) {
+			siteBytes += int64(f.bytes)
 		} else {
-			r.AppBytes += int64(f.EncodedDataLength)
+			other += int64(f.bytes)
 		}
 	}
-	return r, nil
+	return siteBytes, other, nil
 }
