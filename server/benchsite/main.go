@@ -254,6 +254,9 @@ func measureSize(ctx context.Context, o options, size string, n int, corpus []be
 				runs[s.name] = append(runs[s.name], r)
 				fmt.Printf("  %s | %-18s | q%-2d ready %5d ms, results %5d ms, %2d hits, site %7d B, app %8d B %s\n",
 					shortVariant(v), s.name, i+1, r.Ready.Milliseconds(), r.Results.Milliseconds(), r.Hits, r.SiteBytes, r.AppBytes, r.Err)
+				if i == 0 && r.Trace != "" {
+					fmt.Printf("      requests (path start-end ms): %s\n", r.Trace)
+				}
 			}
 		}
 		for _, s := range systems {

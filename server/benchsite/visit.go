@@ -56,6 +56,10 @@ type visitResult struct {
 	// files, or Pagefind's) and the rest.
 	SiteBytes, AppBytes int64
 	Err                 string
+	// Trace lists the site-data requests the page made itself (the
+	// site config too), from its resource timing: path, start and end
+	// in ms after navigation. A worker's requests are not in it.
+	Trace string
 }
 
 // visitSpec says what one visit does.
@@ -118,6 +122,12 @@ const tinyRAGMarks = `(() => {
   };
   new MutationObserver(check).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 })();`
+
+// traceJS lists the page's site-data requests from its resource timing.
+const traceJS = `performance.getEntriesByType("resource")
+  .filter((e) => /\/bundles\/|tinyrag\.json|\/pagefind\//.test(e.name))
+  .map((e) => new URL(e.name).pathname.replace(/^.*\/bundles\/[^/]+\//, "").replace(/^.*\/(pagefind|tinyrag)/, "$1").slice(0, 14) + " " + Math.round(e.startTime) + "-" + Math.round(e.responseEnd))
+  .join(", ")`
 
 // benchState is window.__bench as the page left it.
 type benchState struct {
@@ -232,6 +242,7 @@ func visit(parent context.Context, spec visitSpec) (visitResult, error) {
 	}
 	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 	r := visitResult{Ready: ms(st.Ready), Results: ms(st.Results), Hits: st.Hits, First: st.First, Err: st.Error}
+	r.Trace, _ = chromedp.Run(ctx, chromedp.Evaluate[string](traceJS))
 	until := st.Ready
 	if spec.query != "" {
 		until = st.Results
