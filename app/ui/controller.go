@@ -143,6 +143,11 @@ type Controller struct {
 	kn        KnowledgeState
 	search    SearchState
 	searchSeq int
+	// searchWant is the query last asked for (c.search holds the last
+	// one answered); searchMissedSite says that answer came before the
+	// site's bundles were open (the search gave up waiting for them).
+	searchWant       string
+	searchMissedSite bool
 	// pageContext is what the embedding page said about itself
 	// (SetContext); it goes into every question's system prompt.
 	pageContext string
@@ -273,6 +278,14 @@ func (c *Controller) loadSite(rt *Runtime) {
 	c.refreshDocsLocked()
 	c.unlock(stateKnowledge)
 	c.mark("tinyrag:site")
+	// A query answered while the bundles were still opening is answered
+	// again, with them.
+	c.mu.Lock()
+	missed := c.searchMissedSite
+	c.mu.Unlock()
+	if len(srcs) > 0 && missed {
+		c.searchAgain()
+	}
 	// A failure here shows again, with the query, when one needs it.
 	c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx))
 }

@@ -53,6 +53,7 @@ func (c *Controller) SearchKB(q string) {
 	c.searchSeq++
 	seq := c.searchSeq
 	q = strings.TrimSpace(q)
+	c.searchWant = q
 	if q == "" || c.rt == nil {
 		c.search = SearchState{}
 		c.unlock(stateSearch)
@@ -68,6 +69,7 @@ func (c *Controller) SearchKB(q string) {
 			return
 		}
 		c.search = SearchState{Query: q, Hits: hits}
+		c.searchMissedSite = !c.rt.siteIsOpen()
 		if err != nil && err != knowledge.ErrEmptyQuery {
 			c.search.Err = err.Error()
 		}
@@ -75,10 +77,11 @@ func (c *Controller) SearchKB(q string) {
 	})
 }
 
-// searchAgainLocked repeats the last search after the sources changed.
+// searchAgain repeats the last search after the sources changed: the
+// query last asked for, which may still be under way.
 func (c *Controller) searchAgain() {
 	c.mu.Lock()
-	q := c.search.Query
+	q := c.searchWant
 	c.mu.Unlock()
 	if q != "" {
 		c.SearchKB(q)

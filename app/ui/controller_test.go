@@ -74,6 +74,13 @@ func (r *recorder) status() Status {
 	return s
 }
 
+func (r *recorder) searchState() SearchState {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, _ := r.last[stateSearch].(SearchState)
+	return s
+}
+
 func (r *recorder) busy() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()

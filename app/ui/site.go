@@ -166,6 +166,19 @@ func (rt *Runtime) OpenedSite() {
 	})
 }
 
+// siteIsOpen reports whether OpenedSite was called.
+func (rt *Runtime) siteIsOpen() bool {
+	if rt.siteOpened == nil {
+		return true
+	}
+	select {
+	case <-rt.siteOpened:
+		return true
+	default:
+		return false
+	}
+}
+
 // Retriever searches the visitor's knowledge base and the site's
 // knowledge together, once the site's is open.
 func (rt *Runtime) Retriever() site.Union {

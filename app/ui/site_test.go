@@ -231,3 +231,45 @@ func TestChooseBundles_ByURLManifestOrFolderName(t *testing.T) {
 		}
 	}
 }
+
+func TestController_ASearchTypedWhileTheSiteOpensIsAnsweredOnceItIsOpen(t *testing.T) {
+	files, src := writeBundle(t, "/kb/bundles/orchard/", pruning)
+	gate := make(chan struct{})
+	manifest := "/kb/" + src.URL
+	host := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
+	// The manifest is slow to come: the app is ready, the bundle not open.
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == manifest {
+			<-gate
+		}
+		host.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(slow.Close)
+	t.Cleanup(func() {
+		select {
+		case <-gate:
+		default:
+			close(gate)
+		}
+	})
+	c := NewController(Deps{
+		Origin:    slow.URL,
+		HTTP:      httpdo.NetHTTP{Client: slow.Client()},
+		ConfigURL: slow.URL + "/kb/" + siteconfig.FileName,
+		Models:    func(context.Context, Settings) ([]string, error) { return nil, errors.New("no model here") },
+	})
+	rec := newRecorder()
+	c.Start(rec)
+	waitFor(t, "the app is ready", func() bool { return rec.status().Ready })
+	c.SearchKB("dormant buds")
+	waitFor(t, "the search answered without the bundle", func() bool {
+		s := rec.searchState()
+		return s.Query == "dormant buds" && len(s.Hits) == 0
+	})
+	close(gate)
+	waitFor(t, "the search answered from the bundle", func() bool {
+		s := rec.searchState()
+		return len(s.Hits) > 0 && s.Hits[0].Source == "guide/pruning.html"
+	})
+	c.Wait()
+}

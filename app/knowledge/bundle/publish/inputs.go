@@ -13,6 +13,12 @@ import (
 	"tinyrag/app/knowledge/importer"
 )
 
+// MaxFiles bounds the files of one folder a bundle reads. The importer's
+// default (10,000) keeps a visitor's folder pick in the browser from
+// reading a whole disk; a site's owner publishing a large site means all
+// of it, and the byte bound (importer.DefaultMaxTotalBytes) still holds.
+const MaxFiles = 1_000_000
+
 // Inputs imports files and folders with the app's importers (HTML by its
 // readable content and title) and names each document by its path
 // relative to the folder given, slash-separated, after prefix: for a
@@ -33,7 +39,7 @@ func Inputs(ctx context.Context, paths []string, prefix string) ([]knowledge.Inp
 		if !info.IsDir() {
 			base = filepath.Dir(root)
 		}
-		docs, errs, err := importer.ImportPath(ctx, root, importer.Options{})
+		docs, errs, err := importer.ImportPath(ctx, root, importer.Options{MaxFiles: MaxFiles})
 		skipped = append(skipped, errs...)
 		if err != nil {
 			return nil, skipped, fmt.Errorf("bundle: %w", err)

@@ -2,8 +2,13 @@ package publish
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"tinyrag/app/knowledge/importer"
 )
 
 var ctx = context.Background()
@@ -40,5 +45,20 @@ func TestInputs_FileGivenDirectlyIsNamedByItsBaseName(t *testing.T) {
 func TestInputs_MissingPathIsAnError(t *testing.T) {
 	if _, _, err := Inputs(ctx, []string{"../testdata/nope"}, ""); err == nil {
 		t.Fatal("no error for a missing path")
+	}
+}
+
+func TestInputs_ASiteOfMoreFilesThanABrowserImportTakesIsRead(t *testing.T) {
+	dir := t.TempDir()
+	n := importer.DefaultMaxFiles + 1
+	for i := 0; i < n; i++ {
+		page := fmt.Sprintf("<!doctype html><title>Page %d</title><main><p>Text of page %d.</p></main>", i, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%05d.html", i)), []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ins, _, err := Inputs(ctx, []string{dir}, "")
+	if err != nil || len(ins) != n {
+		t.Fatalf("%d inputs of %d pages, err %v", len(ins), n, err)
 	}
 }
