@@ -13,8 +13,8 @@ package main
 import (
 	"context"
 	"net/url"
-	"syscall/js"
 	"runtime"
+	"syscall/js"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
