@@ -19,9 +19,9 @@ import (
 // tuned here: 10 feedback documents, 10 expansion terms, original query
 // weight 0.5; and like Anserini's RM3 it skips candidate
 // terms found in more than a tenth of all documents, which carry little
-// evidence and make the second ranking slow.
+// weight and make the second ranking slow.
 //
-// What differs: a document's evidence is its best chunk (the passage that
+// What differs: feedback reads a document's best chunk (the passage that
 // ranked it, as indexed: title, heading path and text), not the whole
 // document — feedback from passages (Callan, SIGIR 1994; Lv and Zhai,
 // SIGIR 2010) keeps a long document's unrelated parts out of the model, and

@@ -13,7 +13,7 @@ import (
 // k = 60, the constant the paper fixed once for all its collections. A
 // ranking's title bonus goes with both representations.
 
-// Fusion says how the best chunk's and the whole document's evidence
+// Fusion says how the best chunk's and the whole document's scores
 // combine.
 type Fusion string
 

@@ -41,7 +41,7 @@ type Description struct {
 	Ord, N []int32
 	// DocLength is the length in terms of the document each chunk belongs
 	// to, Repeats how many of that document's chunks repeat its title
-	// beyond the first (see evidence.go).
+	// beyond the first (see docscore.go).
 	DocLength []uint32
 	Repeats   []int32
 	// Docs is how many documents the index holds, Tokens their lengths
@@ -129,7 +129,7 @@ type Config struct {
 	// by default.
 	Proximity Proximity
 	// Scoring configures how term matches in chunks add up to a
-	// document's score (evidence.go).
+	// document's score (docscore.go).
 	Scoring Scoring
 }
 

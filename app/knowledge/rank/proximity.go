@@ -10,7 +10,7 @@ import (
 // Term proximity with the sequential dependence model (Metzler and Croft,
 // "A Markov random field model for term dependencies", SIGIR 2005): query
 // words that stand together in a passage in the order typed, or near each
-// other, are better evidence than the same words scattered over it
+// other, tell more than the same words scattered over it
 // ("vitamin D deficiency" against a text that mentions vitamins, D and
 // deficiencies apart). Bag-of-words BM25 cannot tell the two apart. The
 // model mixes the term score with scores for each adjacent pair of query

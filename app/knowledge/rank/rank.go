@@ -1,6 +1,6 @@
 // Package rank scores a knowledge index's chunks and documents for a query
 // and returns the best documents, each with its best chunk: BM25 over
-// chunks (bm25.go), whole-document evidence (evidence.go), pseudo-relevance
+// chunks (bm25.go), whole-document score (docscore.go), pseudo-relevance
 // feedback (feedback.go), term proximity (proximity.go) and the fusion of
 // the two representations (fusion.go).
 //
@@ -48,7 +48,7 @@ type accum struct {
 	seen                []bool
 	dtouch              []int32
 
-	// Whole-document evidence (evidence.go), by document ordinal: one
+	// Whole-document score (docscore.go), by document ordinal: one
 	// term's frequency summed over the chunks and in the title, the
 	// documents holding it, and the documents' scores and matched weight.
 	dtf, ttf, dscore, dmatched []float64
@@ -430,7 +430,7 @@ func (r *Ranker) rankTerms(ctx context.Context, ix Index, terms []queryTerm, k i
 
 	// A document ranks by its best chunk's body score plus its title
 	// bonus (the title is indexed with the first chunk only) and, unless
-	// off, its whole-document score (evidence.go).
+	// off, its whole-document score (docscore.go).
 	for i := range segs {
 		info := infos[i]
 		for g := offsets[i]; g < offsets[i+1]; g++ {

@@ -13,7 +13,7 @@ func filler(n int) string {
 	return strings.Repeat("The crew logged the weather and checked the ropes. ", n)
 }
 
-func TestScoring_EvidenceSpreadOverChunksCountsWithTheWholeDocument(t *testing.T) {
+func TestScoring_MatchesSpreadOverChunksCountWithTheWholeDocument(t *testing.T) {
 	// "walrus" and "lichen" stand in different chunks of the expedition
 	// log; the diary has "walrus" alone, in a chunk shorter than any of
 	// the log's, so its best chunk beats either of the log's. The other

@@ -4,9 +4,9 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 )
 
-// Why whole-document evidence: chunks are what the model reads, but
-// documents are what a search ranks, and a document whose evidence is
-// spread over its chunks loses it when it is ranked by its best chunk
+// Why a whole-document score: chunks are what the model reads, but
+// documents are what a search ranks, and a document whose matches are
+// spread over its chunks loses them when it is ranked by its best chunk
 // alone (MaxP). Combining the best passage's score with the whole
 // document's beats either alone (Callan, SIGIR 1994; Wilkinson, SIGIR
 // 1994); the two are added with equal weights (CombSUM, Fox and Shaw,
