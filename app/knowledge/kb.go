@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"tinyrag/app/knowledge/analyze"
+	"tinyrag/app/knowledge/chunk"
 	"tinyrag/app/knowledge/rank"
 )
 
@@ -114,10 +115,10 @@ func New(cfg Config) (*KB, error) {
 		return nil, fmt.Errorf("knowledge: unsupported language %q (supported: en, de)", cfg.Language)
 	}
 	if cfg.ChunkSize <= 0 {
-		cfg.ChunkSize = DefaultChunkSize
+		cfg.ChunkSize = chunk.DefaultSize
 	}
 	if cfg.ChunkOverlap == 0 {
-		cfg.ChunkOverlap = DefaultChunkOverlap
+		cfg.ChunkOverlap = chunk.DefaultOverlap
 	}
 	if cfg.ChunkOverlap < 0 {
 		cfg.ChunkOverlap = 0
@@ -291,7 +292,7 @@ func (kb *KB) chunkInput(in Input, now time.Time) Record {
 		in.Language = kb.cfg.Language
 	}
 	id := docID(in)
-	pieces := Split(in.Text, kb.cfg.ChunkSize, kb.cfg.ChunkOverlap)
+	pieces := chunk.Split(in.Text, kb.cfg.ChunkSize, kb.cfg.ChunkOverlap)
 	chunks := make([]Chunk, len(pieces))
 	for n, p := range pieces {
 		chunks[n] = Chunk{ID: chunkID(id, n), DocID: id, N: n, Heading: p.Heading, Text: p.Text, Overlap: p.Overlap}

@@ -1,4 +1,8 @@
-package knowledge
+// Package chunk cuts a document's text into the pieces the knowledge base
+// indexes and the model reads: paragraphs and sentences kept whole, each
+// piece starting with the end of the one before, Markdown headings carried
+// along as the pieces' heading path.
+package chunk
 
 import (
 	"strings"
@@ -11,9 +15,9 @@ import (
 // chunk border is still found whole. On SciFact an overlap of 250–400 ranks
 // clearly better (nDCG@10 ≈ 0.69) than 100–200 (≈ 0.68).
 const (
-	DefaultChunkSize    = 800
-	DefaultChunkOverlap = 300
-	minChunkSize        = 100
+	DefaultSize    = 800
+	DefaultOverlap = 300
+	minSize        = 100
 )
 
 // Piece is one chunk of text as cut by Split, before it gets ids.
@@ -39,8 +43,8 @@ type unit struct {
 // body text: they become the Heading of every piece under them. The result
 // depends only on the arguments.
 func Split(text string, size, overlap int) []Piece {
-	if size < minChunkSize {
-		size = minChunkSize
+	if size < minSize {
+		size = minSize
 	}
 	// More overlap than half a piece would make pieces mostly repeats.
 	overlap = max(0, min(overlap, size/2))
