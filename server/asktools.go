@@ -11,6 +11,7 @@ import (
 	"tinyrag/app/calc"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/importer"
+	"tinyrag/app/knowledge/ragtool"
 	"tinyrag/app/nanogo"
 	"tinyrag/app/tool"
 )
@@ -41,7 +42,7 @@ func askRegistry(ctx context.Context, o askOptions) (*tool.Registry, tool.Retrie
 		if err != nil {
 			return nil, nil, err
 		}
-		reg.Register(knowledge.NewTool(k))
+		reg.Register(ragtool.NewTool(k))
 		kb = k
 	}
 

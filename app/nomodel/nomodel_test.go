@@ -9,6 +9,7 @@ import (
 	"tinyrag/app/calc"
 	"tinyrag/app/engine"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/ragtool"
 	"tinyrag/app/tool"
 )
 
@@ -51,7 +52,7 @@ func registry(t *testing.T, s setup) (*tool.Registry, tool.Retriever) {
 			t.Fatal(err)
 		}
 	}
-	reg.Register(knowledge.NewTool(kb))
+	reg.Register(ragtool.NewTool(kb))
 	return reg, kb
 }
 

@@ -11,6 +11,7 @@ import (
 	"tinyrag/app/engine"
 	"tinyrag/app/httpdo"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/ragtool"
 	"tinyrag/app/knowledge/site"
 	"tinyrag/app/llm"
 	"tinyrag/app/nanogo"
@@ -59,10 +60,10 @@ type Runtime struct {
 
 // Registry returns the tools the settings allow, over the runtime's
 // knowledge base and proxies.
-func (rt *Runtime) Registry(s Settings) *tool.Registry { return rt.registry(s, &knowledge.Numbering{}) }
+func (rt *Runtime) Registry(s Settings) *tool.Registry { return rt.registry(s, &ragtool.Numbering{}) }
 
 // registry is Registry with rag_knowledge numbering its passages by num.
-func (rt *Runtime) registry(s Settings, num *knowledge.Numbering) *tool.Registry {
+func (rt *Runtime) registry(s Settings, num *ragtool.Numbering) *tool.Registry {
 	sc := web.ServerConfig{}
 	sc.Web.Enabled = true
 	if rt.Server != nil {
@@ -83,7 +84,7 @@ func (rt *Runtime) registry(s Settings, num *knowledge.Numbering) *tool.Registry
 		}
 	}
 	if rt.KB != nil || len(rt.Site.Bundles()) > 0 {
-		reg.Register(knowledge.NewNumberedTool(rt.Retriever(), num))
+		reg.Register(ragtool.NewNumberedTool(rt.Retriever(), num))
 	}
 	if rt.NanoGo != nil {
 		reg.Register(nanogo.Tool(rt.NanoGo))
@@ -122,7 +123,7 @@ type Answering struct {
 	Reg *tool.Registry
 	// KB is the prompt's retriever; nil when there is no knowledge.
 	KB  tool.Retriever
-	Num *knowledge.Numbering
+	Num *ragtool.Numbering
 }
 
 // ForAnswer returns what one answer with settings s is made with. prompt
@@ -130,7 +131,7 @@ type Answering struct {
 // model reads them, the no-model stand-in (app/nomodel) does not — its
 // answer is made only of what its tools returned.
 func (rt *Runtime) ForAnswer(s Settings, prompt bool) Answering {
-	a := Answering{Num: &knowledge.Numbering{}}
+	a := Answering{Num: &ragtool.Numbering{}}
 	a.Reg = rt.registry(s, a.Num)
 	if rt.KB != nil || len(rt.Site.Bundles()) > 0 {
 		a.KB = rt.Retriever()

@@ -1,4 +1,7 @@
-package knowledge
+// Package ragtool is the rag_knowledge tool: a knowledge search offered to
+// the model, whose passages are numbered across one answer so that the
+// model cites each by its number.
+package ragtool
 
 import (
 	"context"
@@ -9,29 +12,12 @@ import (
 	"strings"
 	"sync"
 
+	"tinyrag/app/knowledge"
 	"tinyrag/app/tool"
 )
 
-// Retrieve implements tool.Retriever: the best k passages for a query.
-func (kb *KB) Retrieve(ctx context.Context, q string, k int) ([]tool.Passage, error) {
-	hits, err := kb.Search(ctx, q, SearchOptions{K: k})
-	if err != nil {
-		return nil, err
-	}
-	return Passages(hits), nil
-}
-
-// Passages turns search hits into the passages tools hand on.
-func Passages(hits []Hit) []tool.Passage {
-	out := make([]tool.Passage, len(hits))
-	for i, h := range hits {
-		out[i] = tool.Passage{DocID: h.DocID, ChunkID: h.ChunkID, Title: h.Title, Source: h.Source, Text: h.Text, Score: h.Score, Site: h.Site}
-	}
-	return out
-}
-
-// ToolPassages is how many passages rag_knowledge returns.
-const ToolPassages = 5
+// PassagesPerCall is how many passages rag_knowledge returns.
+const PassagesPerCall = 5
 
 // Numbering gives the passages one answer sees their numbers: the model
 // cites a passage as [n], and the app links [n] to that passage's page.
@@ -117,7 +103,7 @@ func FormatPassages(ps []tool.Passage, number func(tool.Passage) int) string {
 const queryAdvice = "search the user's knowledge base (imported documents); returns numbered passages: cite one by its number, like [3] (the app links it to the passage). " +
 	"Write the query as the key words a matching passage would contain (names, technical terms, and other words for the user's words), not as a question"
 
-// NewTool returns the rag_knowledge tool searching r (usually a *KB),
+// NewTool returns the rag_knowledge tool searching r (usually a *knowledge.KB),
 // numbering its passages across its calls.
 func NewTool(r tool.Retriever) tool.Tool { return NewNumberedTool(r, &Numbering{}) }
 
@@ -129,8 +115,8 @@ func NewNumberedTool(r tool.Retriever, n *Numbering) tool.Tool {
 		Elem:     tool.Query,
 		Desc:     queryAdvice,
 		Fn: func(ctx context.Context, q string) (tool.Result, error) {
-			ps, err := r.Retrieve(ctx, q, ToolPassages)
-			if errors.Is(err, ErrEmptyQuery) {
+			ps, err := r.Retrieve(ctx, q, PassagesPerCall)
+			if errors.Is(err, knowledge.ErrEmptyQuery) {
 				return tool.Result{}, errors.New("rag_knowledge: the query is empty; put search words inside <query>")
 			}
 			if err != nil && len(ps) == 0 {

@@ -1,4 +1,4 @@
-package knowledge
+package ragtool
 
 import (
 	"context"
@@ -6,12 +6,32 @@ import (
 	"strings"
 	"testing"
 
+	"tinyrag/app/knowledge"
 	"tinyrag/app/tool"
 )
 
+var ctx = context.Background()
+
+// newKB is a knowledge base holding three policy documents.
+func newKB(t *testing.T) *knowledge.KB {
+	t.Helper()
+	kb, err := knowledge.New(knowledge.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { kb.Close() })
+	if _, err := kb.AddBatch(ctx, []knowledge.Input{
+		{Title: "Returns", Source: "policy/returns.md", Type: "markdown", Text: "# Returns\n\nItems can be returned within 30 days with the receipt. Refunds go to the original payment method."},
+		{Title: "Shipping", Source: "policy/shipping.md", Type: "markdown", Text: "# Shipping\n\nWe ship worldwide. Express delivery takes two days; standard delivery takes a week."},
+		{Title: "Warranty", Source: "policy/warranty.md", Type: "markdown", Text: "All devices carry a two year warranty covering manufacturing defects, not accidental damage."},
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return kb
+}
+
 func TestTool_ResultCitesEachPassage(t *testing.T) {
-	kb := newKB(t, Config{})
-	mustAdd(t, kb, corpus...)
+	kb := newKB(t)
 	tl := NewTool(kb)
 	if tl.Name() != "rag_knowledge" || tl.Element() != tool.Query {
 		t.Fatalf("tool is %s/%s", tl.Name(), tl.Element())
@@ -38,8 +58,7 @@ func TestTool_ResultCitesEachPassage(t *testing.T) {
 // keep [1]…[k], each call continues after them, and a passage found again
 // keeps its number, so Passages()[n-1] is what the model cited as [n].
 func TestNumbering_OneNumberPerPassageAcrossTheAnswer(t *testing.T) {
-	kb := newKB(t, Config{})
-	mustAdd(t, kb, corpus...)
+	kb := newKB(t)
 	var n Numbering
 	prompt, err := n.Retriever(kb).Retrieve(ctx, "warranty", 1)
 	if err != nil || len(prompt) != 1 {
@@ -74,24 +93,13 @@ func TestNumbering_OneNumberPerPassageAcrossTheAnswer(t *testing.T) {
 }
 
 func TestTool_NoMatchAndEmptyQuery(t *testing.T) {
-	kb := newKB(t, Config{})
-	mustAdd(t, kb, corpus...)
+	kb := newKB(t)
 	res, err := NewTool(kb).Run(ctx, "xylophone")
 	if err != nil || !strings.Contains(res.Content, "No passage") {
 		t.Errorf("no match: got %q, %v", res.Content, err)
 	}
 	if _, err := NewTool(kb).Run(ctx, "  "); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("empty query: got %v", err)
-	}
-}
-
-func TestRetrieve_ImplementsRetriever(t *testing.T) {
-	kb := newKB(t, Config{})
-	mustAdd(t, kb, corpus...)
-	var r tool.Retriever = kb
-	ps, err := r.Retrieve(ctx, "warranty", 3)
-	if err != nil || len(ps) != 1 || ps[0].Source != "policy/warranty.md" || ps[0].ChunkID == "" || ps[0].Score <= 0 {
-		t.Fatalf("got %+v, %v", ps, err)
 	}
 }
 
