@@ -10,6 +10,11 @@ import (
 	"hash/fnv"
 	"strconv"
 	"time"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+
+	"tinyrag/app/knowledge/memindex"
 )
 
 // Input is one piece of text to add, as produced by an importer.
@@ -77,3 +82,28 @@ func docID(in Input) string {
 
 // chunkID names chunk n of a document.
 func chunkID(doc string, n int) string { return doc + "#" + strconv.Itoa(n) }
+
+// chunkDocument is the index document of chunk c of the document titled
+// title.
+func chunkDocument(an analysis.Analyzer, title string, c *Chunk) *document.Document {
+	first := ""
+	if c.N == 0 {
+		first = title
+	}
+	return memindex.NewDocument(an, c.ID, first, ChunkBody(title, c))
+}
+
+// ChunkBody is the text indexed as a chunk's body. It carries the chunk's
+// context (title and heading path) too: BM25 over one field holding
+// everything ranks better than over the body alone; the title field adds
+// weight on top.
+func ChunkBody(title string, c *Chunk) string {
+	body := c.Text
+	if c.Heading != "" {
+		body = c.Heading + "\n" + body
+	}
+	if title != "" {
+		body = title + "\n" + body
+	}
+	return body
+}

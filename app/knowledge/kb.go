@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/mapping"
 
 	"tinyrag/app/knowledge/analyze"
 	"tinyrag/app/knowledge/chunk"
+	"tinyrag/app/knowledge/memindex"
 	"tinyrag/app/knowledge/rank"
 )
 
@@ -90,13 +90,12 @@ type Progress struct {
 type KB struct {
 	cfg      Config
 	analyzer analysis.Analyzer
-	mapping  *mapping.IndexMappingImpl
 	ranker   *rank.Ranker
 
 	writeMu sync.Mutex // serialises Add, Delete, Import, Load
 
 	mu       sync.RWMutex // guards the fields below
-	idx      memIndex
+	idx      memindex.Index
 	docs     map[string]Document
 	chunks   map[string][]Chunk // by document id; nil entry: not loaded yet
 	bySource map[string]string  // source → document id
@@ -132,12 +131,11 @@ func New(cfg Config) (*KB, error) {
 	if cfg.Yield == nil {
 		cfg.Yield = defaultYield
 	}
-	m := newMapping(name)
-	an := m.AnalyzerNamed(name)
-	if an == nil {
-		return nil, fmt.Errorf("knowledge: bleve analyzer %q is not registered", name)
+	an, err := memindex.Analyzer(name)
+	if err != nil {
+		return nil, err
 	}
-	idx, err := openIndex(m)
+	idx, err := memindex.Open()
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +145,6 @@ func New(cfg Config) (*KB, error) {
 	return &KB{
 		cfg:      cfg,
 		analyzer: an,
-		mapping:  m,
 		ranker:   ranker,
 		idx:      idx,
 		docs:     map[string]Document{},

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"tinyrag/app/knowledge/memindex"
 )
 
 // snapshotMagic starts a saved index; the version after it changes whenever
@@ -75,15 +77,15 @@ func (kb *KB) encodeSnapshot(storeVersion string) ([]byte, error) {
 	for _, d := range kb.docs {
 		h.Documents = append(h.Documents, d)
 	}
-	segs, err := snapshotSegments(kb.idx)
+	segs, err := kb.idx.Segments()
 	kb.mu.RUnlock()
 	if err != nil {
 		return nil, err
 	}
 	size := 0
 	for _, s := range segs {
-		h.Segments = append(h.Segments, snapshotSegment{Size: len(s.data), Deleted: s.deleted})
-		size += len(s.data)
+		h.Segments = append(h.Segments, snapshotSegment{Size: len(s.Data), Deleted: s.Deleted})
+		size += len(s.Data)
 	}
 	hdr, err := json.Marshal(h)
 	if err != nil {
@@ -96,7 +98,7 @@ func (kb *KB) encodeSnapshot(storeVersion string) ([]byte, error) {
 	_ = binary.Write(&buf, binary.BigEndian, uint32(len(hdr)))
 	buf.Write(hdr)
 	for _, s := range segs {
-		buf.Write(s.data)
+		buf.Write(s.Data)
 	}
 	return buf.Bytes(), nil
 }
@@ -277,12 +279,7 @@ func (kb *KB) loadSnapshot(snap *savedSnapshot, err error) (map[string]int, erro
 			err = errors.New("knowledge: saved index is truncated")
 			break
 		}
-		seg, derr := decodeSegment(data[:s.Size:s.Size])
-		if derr != nil {
-			err = derr
-			break
-		}
-		if err = adoptSegment(kb.idx, seg); err != nil {
+		if err = kb.idx.Adopt(data[:s.Size:s.Size]); err != nil {
 			break
 		}
 		data = data[s.Size:]
@@ -290,7 +287,7 @@ func (kb *KB) loadSnapshot(snap *savedSnapshot, err error) (map[string]int, erro
 	}
 	if err != nil {
 		// Start over from an empty index rather than trust half a snapshot.
-		fresh, ferr := openIndex(kb.mapping)
+		fresh, ferr := memindex.Open()
 		if ferr != nil {
 			return nil, ferr
 		}

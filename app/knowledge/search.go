@@ -66,13 +66,13 @@ func (kb *KB) Search(ctx context.Context, q string, opt SearchOptions) ([]Hit, e
 	var err error
 	var terms map[string]bool
 	if opt.AsYouType {
-		dict := dictionary{idx}
-		ranked, err = kb.ranker.RankAsYouType(ctx, rankIndex{kb, idx}, dict, typed, opt.K)
+		dict := idx.Dictionary()
+		ranked, err = kb.ranker.RankAsYouType(ctx, rankIndex{idx, kb}, dict, typed, opt.K)
 		if err == nil && opt.Highlight {
 			terms, err = AsYouTypeTerms(ctx, kb.ranker, dict, typed)
 		}
 	} else {
-		ranked, err = kb.ranker.Rank(ctx, rankIndex{kb, idx}, q, opt.K)
+		ranked, err = kb.ranker.Rank(ctx, rankIndex{idx, kb}, q, opt.K)
 		if opt.Highlight {
 			terms = QueryTerms(kb.analyzer, q)
 		}

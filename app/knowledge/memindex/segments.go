@@ -1,4 +1,4 @@
-package knowledge
+package memindex
 
 import (
 	"bytes"
@@ -101,38 +101,40 @@ func (p *segmentPlugin) MergeUsing([]segment.Segment, []*roaring.Bitmap, string,
 	return nil, 0, errOnDisk
 }
 
-// adoptSegment adds a segment decoded from saved bytes to idx. ids are the
-// document ids it holds, so that, as for a batch, older copies are obsoleted.
-func adoptSegment(idx memIndex, seg segment.Segment) error {
-	adv, err := idx.Advanced()
+// Adopt adds a segment saved by Segments (its Data) to the index; as for a
+// batch, older copies of the documents it holds are obsoleted.
+func (m Index) Adopt(data []byte) error {
+	seg, err := flatseg.Decode(data)
 	if err != nil {
-		return fmt.Errorf("knowledge: reach scorch index: %w", err)
+		return fmt.Errorf("knowledge: decode saved segment: %w", err)
 	}
 	marker := fmt.Sprintf("%s%d", markerPrefix, markerSeq.Add(1))
 	pendingSegments.Store(marker, seg)
 	defer pendingSegments.Delete(marker)
 	b := index.NewBatch()
 	b.Update(document.NewDocument(marker))
-	if err := adv.Batch(b); err != nil {
+	if err := m.Batch(b); err != nil {
 		return fmt.Errorf("knowledge: adopt saved segment: %w", err)
 	}
 	return nil
 }
 
-// savedSegment is one segment of an index snapshot.
-type savedSegment struct {
-	data    []byte
-	deleted []string // ids of documents deleted from it
+// SavedSegment is one segment of the index as saved for a reload.
+type SavedSegment struct {
+	// Data is the segment as flatseg writes it.
+	Data []byte
+	// Deleted are the ids of the documents deleted from it since.
+	Deleted []string
 }
 
-// snapshotSegments copies out the current segments of idx.
-func snapshotSegments(idx memIndex) ([]savedSegment, error) {
-	snap, err := idx.snapshot()
+// Segments copies out the index's current segments.
+func (m Index) Segments() ([]SavedSegment, error) {
+	snap, err := m.snapshot()
 	if err != nil {
 		return nil, err
 	}
 	defer snap.Close()
-	var out []savedSegment
+	var out []SavedSegment
 	for _, ss := range snap.Segments() {
 		sb, ok := ss.Segment().(*flatseg.Segment)
 		if !ok {
@@ -142,7 +144,7 @@ func snapshotSegments(idx memIndex) ([]savedSegment, error) {
 		if _, err := sb.WriteTo(&buf); err != nil {
 			return nil, fmt.Errorf("knowledge: serialise segment: %w", err)
 		}
-		s := savedSegment{data: buf.Bytes()}
+		s := SavedSegment{Data: buf.Bytes()}
 		if del := ss.Deleted(); del != nil {
 			it := del.Iterator()
 			for it.HasNext() {
@@ -150,19 +152,10 @@ func snapshotSegments(idx memIndex) ([]savedSegment, error) {
 				if err != nil {
 					return nil, fmt.Errorf("knowledge: read deleted id: %w", err)
 				}
-				s.deleted = append(s.deleted, string(id))
+				s.Deleted = append(s.Deleted, string(id))
 			}
 		}
 		out = append(out, s)
 	}
 	return out, nil
-}
-
-// decodeSegment turns bytes written by Segment.WriteTo back into a segment.
-func decodeSegment(data []byte) (segment.Segment, error) {
-	seg, err := flatseg.Decode(data)
-	if err != nil {
-		return nil, fmt.Errorf("knowledge: decode saved segment: %w", err)
-	}
-	return seg, nil
 }

@@ -1,4 +1,4 @@
-package knowledge
+package memindex
 
 import (
 	"github.com/blevesearch/bleve/v2/analysis"

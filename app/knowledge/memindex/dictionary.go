@@ -1,4 +1,4 @@
-package knowledge
+package memindex
 
 import (
 	"context"
@@ -12,7 +12,10 @@ import (
 // dictionary answers search-as-you-type's term lookups (rank.Dictionary)
 // from the body terms of the index's flat segments: a sorted table each,
 // so a prefix is a binary search and a near miss one pass over the terms.
-type dictionary struct{ idx memIndex }
+type dictionary struct{ idx Index }
+
+// Dictionary is the index's terms as search as you type looks them up.
+func (m Index) Dictionary() rank.Dictionary { return dictionary{m} }
 
 // segments returns the flat segments of a snapshot and a function that
 // closes it.

@@ -1,4 +1,10 @@
-package knowledge
+// Package memindex is the knowledge base's index: bleve's scorch in
+// memory, made of flat segments (package flatseg) through a segment plugin
+// of its own, with two fields per chunk (title and body), analysed in one
+// pass. It saves its segments for a fast reload and adopts saved ones
+// again (segments.go), and it is what the ranker reads (rank.Index's
+// segments, and the dictionary of search as you type).
+package memindex
 
 import (
 	"fmt"
@@ -17,6 +23,16 @@ const (
 	fieldTitle = rank.FieldTitle
 	fieldBody  = rank.FieldBody
 )
+
+// Analyzer returns bleve's analyzer registered under name, as the index's
+// mapping (newMapping) resolves it.
+func Analyzer(name string) (analysis.Analyzer, error) {
+	an := newMapping(name).AnalyzerNamed(name)
+	if an == nil {
+		return nil, fmt.Errorf("knowledge: bleve analyzer %q is not registered", name)
+	}
+	return an, nil
+}
 
 // newMapping declares two analyzed, unstored fields. Nothing is stored and
 // no term vectors are kept: the knowledge base holds the chunk text itself
@@ -44,20 +60,21 @@ func newMapping(analyzer string) *mapping.IndexMappingImpl {
 	return m
 }
 
-// memIndex is the in-memory scorch index, used without bleve's top-level
+// Index is the in-memory scorch index, used without bleve's top-level
 // package: that package also links the upsidedown index and its protobuf
-// code (about 2.5 MB of gzip in app.wasm) that tinyRAG never uses.
-type memIndex struct{ index.Index }
+// code (about 2.5 MB of gzip in app.wasm) that tinyRAG never uses. Its
+// methods are safe for concurrent use, as scorch's are.
+type Index struct{ index.Index }
 
 // Advanced returns the scorch index itself (bleve.Index's name for it).
-func (m memIndex) Advanced() (index.Index, error) { return m.Index, nil }
+func (m Index) Advanced() (index.Index, error) { return m.Index, nil }
 
 // NewBatch starts a batch of updates and deletions.
-func (m memIndex) NewBatch() *index.Batch { return index.NewBatch() }
+func (m Index) NewBatch() *index.Batch { return index.NewBatch() }
 
 // snapshot opens a consistent read view of the index's segments. The
 // caller must Close it.
-func (m memIndex) snapshot() (*scorch.IndexSnapshot, error) {
+func (m Index) snapshot() (*scorch.IndexSnapshot, error) {
 	r, err := m.Reader()
 	if err != nil {
 		return nil, fmt.Errorf("knowledge: open index reader: %w", err)
@@ -73,12 +90,12 @@ func (m memIndex) snapshot() (*scorch.IndexSnapshot, error) {
 // analysisQueue analyzes batched documents, as bleve's global one does.
 var analysisQueue = index.NewAnalysisQueue(4)
 
-// openIndex creates an empty in-memory scorch index. The path "" keeps it in
+// Open creates an empty in-memory scorch index. The path "" keeps it in
 // memory; scorch indexes markedly faster than the upsidedown MemOnly store,
 // most of all in WASM. It forces tinyRAG's segment plugin (flat segments
-// and snapshot loading, see snapshot.go). The mapping is not needed by scorch:
-// chunkDocument builds analyzed documents itself.
-func openIndex(_ *mapping.IndexMappingImpl) (memIndex, error) {
+// and snapshot loading, see segments.go). No mapping is needed by scorch:
+// NewDocument builds analyzed documents itself.
+func Open() (Index, error) {
 	idx, err := scorch.NewScorch(scorch.Name, map[string]interface{}{
 		"path":                "",
 		"forceSegmentType":    segmentType,
@@ -88,40 +105,21 @@ func openIndex(_ *mapping.IndexMappingImpl) (memIndex, error) {
 		err = idx.Open()
 	}
 	if err != nil {
-		return memIndex{}, fmt.Errorf("knowledge: create bleve index: %w", err)
+		return Index{}, fmt.Errorf("knowledge: create bleve index: %w", err)
 	}
-	return memIndex{idx}, nil
+	return Index{idx}, nil
 }
 
-// chunkDocument builds the index document of a chunk directly, skipping
-// bleve's reflection-based mapping: the fields are fixed.
-func chunkDocument(an analysis.Analyzer, title string, c *Chunk) *document.Document {
-	d := document.NewDocument(c.ID)
-	// The title bonus is per document, so only the first chunk carries the
-	// title field: less to index, and title statistics count documents.
-	if title != "" && c.N == 0 {
-		d.AddField(textField(fieldTitle, title, an))
-	}
-	d.AddField(textField(fieldBody, ChunkBody(title, c), an))
-	return d
-}
-
-// ChunkBody is the text indexed as a chunk's body. It carries the chunk's
-// context (title and heading path) too: BM25 over one field holding
-// everything ranks better than over the body alone; the title field adds
-// weight on top.
-func ChunkBody(title string, c *Chunk) string {
-	body := c.Text
-	if c.Heading != "" {
-		body = c.Heading + "\n" + body
-	}
+// NewDocument builds the index document of a chunk directly, skipping
+// bleve's reflection-based mapping: the fields are fixed. title is ""
+// except for a document's first chunk: the title bonus is per document,
+// so only the first chunk carries the title field (less to index, and
+// title statistics count documents). body is all the chunk's indexed text.
+func NewDocument(an analysis.Analyzer, id, title, body string) *document.Document {
+	d := document.NewDocument(id)
 	if title != "" {
-		body = title + "\n" + body
+		d.AddField(newAnalyzedField(fieldTitle, []byte(title), an))
 	}
-	return body
-}
-
-// textField is an indexed, unstored field analysed in one pass (field.go).
-func textField(name, value string, an analysis.Analyzer) document.Field {
-	return newAnalyzedField(name, []byte(value), an)
+	d.AddField(newAnalyzedField(fieldBody, []byte(body), an))
+	return d
 }

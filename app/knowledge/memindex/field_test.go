@@ -1,16 +1,19 @@
-package knowledge
+package memindex
 
 import (
 	"maps"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"tinyrag/app/knowledge/analyze"
 )
 
 // bleveFrequencies is what bleve's own TextField makes of value.
-func bleveFrequencies(kb *KB, value string) (int, map[string]int) {
-	f := document.NewTextFieldCustom("body", nil, []byte(value), index.IndexField, kb.analyzer)
+func bleveFrequencies(an analysis.Analyzer, value string) (int, map[string]int) {
+	f := document.NewTextFieldCustom("body", nil, []byte(value), index.IndexField, an)
 	f.Analyze()
 	return f.AnalyzedLength(), counts(f.AnalyzedTokenFrequencies())
 }
@@ -37,21 +40,20 @@ func TestAnalyzedField_CountsWhatBleveTextFieldCounts(t *testing.T) {
 		"Tumour necrosis factor-α (TNF-α) in p53−/− mice; IL-6 and IL-6R.",
 	}
 	for _, lang := range []string{"en", "de"} {
-		kb, err := New(Config{Language: lang})
+		an, err := Analyzer(analyze.Languages[lang])
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, text := range texts {
 			// Twice: once filling the cache, once reading it.
 			for round := 0; round < 2; round++ {
-				wantLen, want := bleveFrequencies(kb, text)
-				f := newAnalyzedField("body", []byte(text), kb.analyzer)
+				wantLen, want := bleveFrequencies(an, text)
+				f := newAnalyzedField("body", []byte(text), an)
 				f.Analyze()
 				if got := counts(f.AnalyzedTokenFrequencies()); f.AnalyzedLength() != wantLen || !maps.Equal(got, want) {
 					t.Errorf("%s %q round %d: length %d, terms %v; bleve: length %d, terms %v", lang, text, round, f.AnalyzedLength(), got, wantLen, want)
 				}
 			}
 		}
-		kb.Close()
 	}
 }
