@@ -41,7 +41,7 @@ func TestScoring_MatchesSpreadOverChunksCountWithTheWholeDocument(t *testing.T) 
 		t.Run(tt.name, func(t *testing.T) {
 			kb := newKB(t, Config{ChunkSize: 200, ChunkOverlap: -1, Scoring: tt.scoring, Feedback: rank.Feedback{Off: true}})
 			mustAdd(t, kb, docs...)
-			if n := len(kb.chunks[kb.bySource["log"]]); n < 2 {
+			if n := len(kb.docs.chunks[kb.docs.bySource["log"]]); n < 2 {
 				t.Fatalf("the log is %d chunk(s); the test needs its words in different chunks", n)
 			}
 			if got := sources(find(t, kb, "walrus lichen")); !reflect.DeepEqual(got, tt.want) {
@@ -68,7 +68,7 @@ func TestScoring_WholeDocumentScoreDoesNotDependOnTheChunking(t *testing.T) {
 				t.Fatalf("chunk size %d: %v, want tusks first", chunkSize, sources(hits))
 			}
 			score[i] = hits[0].Score
-			chunks = len(kb.chunks[hits[0].DocID])
+			chunks = len(kb.docs.chunks[hits[0].DocID])
 		}
 		return score[0] - score[1], chunks
 	}
@@ -109,7 +109,7 @@ func TestScoring_IDFCountsDocumentsNotChunks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			kb := newKB(t, Config{ChunkSize: 200, ChunkOverlap: -1, Scoring: tt.scoring, Feedback: rank.Feedback{Off: true}})
 			mustAdd(t, kb, docs...)
-			if n := len(kb.chunks[kb.bySource["saga"]]); n < 4 {
+			if n := len(kb.docs.chunks[kb.docs.bySource["saga"]]); n < 4 {
 				t.Fatalf("the saga is %d chunk(s), want at least 4", n)
 			}
 			if got := sources(find(t, kb, "gamma delta")); len(got) == 0 || got[0] != tt.want {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -85,22 +84,20 @@ type Progress struct {
 	Elapsed time.Duration
 }
 
-// KB is a knowledge base. Its methods are safe for concurrent use; writes
-// are serialised, searches run alongside them.
+// KB is a knowledge base: the visitor's documents, cut into chunks,
+// indexed, stored and searched. Its methods are safe for concurrent use;
+// writes are serialised, searches run alongside them.
 type KB struct {
 	cfg      Config
 	analyzer analysis.Analyzer
 	ranker   *rank.Ranker
+	docs     *catalog
 
 	writeMu sync.Mutex // serialises Add, Delete, Import, Load
 
-	mu       sync.RWMutex // guards the fields below
-	idx      memindex.Index
-	docs     map[string]Document
-	chunks   map[string][]Chunk // by document id; nil entry: not loaded yet
-	bySource map[string]string  // source → document id
-	nchunks  int                // chunks of all documents in docs
-	closed   bool
+	mu     sync.RWMutex // guards the fields below
+	idx    memindex.Index
+	closed bool
 }
 
 // New returns an empty knowledge base. Call Load to restore what
@@ -147,9 +144,7 @@ func New(cfg Config) (*KB, error) {
 		analyzer: an,
 		ranker:   ranker,
 		idx:      idx,
-		docs:     map[string]Document{},
-		chunks:   map[string][]Chunk{},
-		bySource: map[string]string{},
+		docs:     newCatalog(),
 	}, nil
 }
 
@@ -181,29 +176,10 @@ func (kb *KB) Close() error {
 func (kb *KB) Language() string { return kb.cfg.Language }
 
 // Documents lists the documents, oldest first.
-func (kb *KB) Documents() []Document {
-	kb.mu.RLock()
-	defer kb.mu.RUnlock()
-	out := make([]Document, 0, len(kb.docs))
-	for _, d := range kb.docs {
-		out = append(out, d)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].Added.Equal(out[j].Added) {
-			return out[i].Added.Before(out[j].Added)
-		}
-		return out[i].ID < out[j].ID
-	})
-	return out
-}
+func (kb *KB) Documents() []Document { return kb.docs.list() }
 
 // Document returns one document by id.
-func (kb *KB) Document(id string) (Document, bool) {
-	kb.mu.RLock()
-	defer kb.mu.RUnlock()
-	d, ok := kb.docs[id]
-	return d, ok
-}
+func (kb *KB) Document(id string) (Document, bool) { return kb.docs.get(id) }
 
 // Add chunks, indexes and (with a Store) persists one input. Re-adding a
 // Source replaces its old version once the new one is fully indexed and
@@ -234,7 +210,7 @@ func (kb *KB) AddBatch(ctx context.Context, ins []Input, progress func(Progress)
 	reserveHeap(textBytes)
 	recs := make([]Record, 0, len(ins))
 	for _, in := range ins {
-		recs = append(recs, kb.chunkInput(in, now))
+		recs = append(recs, newRecord(in, kb.cfg, now))
 	}
 	kb.writeMu.Lock()
 	defer kb.writeMu.Unlock()
@@ -249,22 +225,16 @@ func (kb *KB) AddBatch(ctx context.Context, ins []Input, progress func(Progress)
 func (kb *KB) importRecords(ctx context.Context, recs []Record, progress func(Progress)) ([]Document, error) {
 	done, err := kb.indexRecords(ctx, recs, true, progress)
 	if err == nil && kb.cfg.Store != nil && len(done) > 0 {
-		err = kb.saveIndexAfterImport(ctx)
+		// Its failure loses no document, only reload speed.
+		if serr := kb.saveIndexLocked(ctx); serr != nil {
+			err = fmt.Errorf("knowledge: documents imported and stored, but the index snapshot was not saved (the next load indexes them again): %w", serr)
+		}
 	}
 	docs := make([]Document, len(done))
 	for i, r := range done {
 		docs[i] = r.Document
 	}
 	return docs, err
-}
-
-// saveIndexAfterImport saves the snapshot after documents were imported
-// and stored; its failure loses no document, only reload speed.
-func (kb *KB) saveIndexAfterImport(ctx context.Context) error {
-	if err := kb.saveIndexLocked(ctx); err != nil {
-		return fmt.Errorf("knowledge: documents imported and stored, but the index snapshot was not saved (the next load indexes them again): %w", err)
-	}
-	return nil
 }
 
 func firstNonEmpty(s ...string) string {
@@ -276,9 +246,10 @@ func firstNonEmpty(s ...string) string {
 	return ""
 }
 
-// chunkInput turns an input into a document record. Its id depends on the
-// content only, so chunking the same input twice gives the same record.
-func (kb *KB) chunkInput(in Input, now time.Time) Record {
+// newRecord chunks an input as cfg says into a document record. Its id
+// depends on the content only, so chunking the same input twice gives the
+// same record.
+func newRecord(in Input, cfg Config, now time.Time) Record {
 	if in.Source == "" {
 		in.Source = firstNonEmpty(in.Title, "text")
 	}
@@ -286,10 +257,10 @@ func (kb *KB) chunkInput(in Input, now time.Time) Record {
 		in.Title = in.Source
 	}
 	if in.Language == "" {
-		in.Language = kb.cfg.Language
+		in.Language = cfg.Language
 	}
 	id := docID(in)
-	pieces := chunk.Split(in.Text, kb.cfg.ChunkSize, kb.cfg.ChunkOverlap)
+	pieces := chunk.Split(in.Text, cfg.ChunkSize, cfg.ChunkOverlap)
 	chunks := make([]Chunk, len(pieces))
 	for n, p := range pieces {
 		chunks[n] = Chunk{ID: chunkID(id, n), DocID: id, N: n, Heading: p.Heading, Text: p.Text, Overlap: p.Overlap}
@@ -323,12 +294,15 @@ func (kb *KB) indexRecords(ctx context.Context, recs []Record, store bool, progr
 		if err := ctx.Err(); err != nil {
 			return done, err
 		}
-		b := kb.idx.NewBatch()
+		kb.mu.RLock()
+		idx := kb.idx
+		kb.mu.RUnlock()
+		b := idx.NewBatch()
 		var batch []Record
 		n := 0
 		for ; i < len(recs) && (n == 0 || n+len(recs[i].Chunks) <= kb.cfg.BatchSize); i++ {
 			r := recs[i]
-			if kb.has(r.Document.ID) || inRecords(batch, r.Document.ID) {
+			if kb.docs.has(r.Document.ID) || inRecords(batch, r.Document.ID) {
 				continue // unchanged re-import
 			}
 			for j := range r.Chunks {
@@ -338,16 +312,16 @@ func (kb *KB) indexRecords(ctx context.Context, recs []Record, store bool, progr
 			batch = append(batch, r)
 		}
 		if len(batch) > 0 {
-			if err := kb.idx.Batch(b); err != nil {
+			if err := idx.Batch(b); err != nil {
 				return done, fmt.Errorf("knowledge: index batch: %w", err)
 			}
 			if store && kb.cfg.Store != nil {
 				if err := kb.cfg.Store.Put(ctx, batch); err != nil {
-					kb.unindex(batch)
+					unindex(idx, batch)
 					return done, fmt.Errorf("knowledge: store %d documents: %w", len(batch), err)
 				}
 			}
-			replaced := kb.publish(batch)
+			replaced := kb.docs.publish(batch)
 			if err := kb.remove(ctx, replaced); err != nil {
 				return done, err
 			}
@@ -364,16 +338,14 @@ func (kb *KB) indexRecords(ctx context.Context, recs []Record, store bool, progr
 		for _, r := range done {
 			seen[r.Document.ID] = true
 		}
-		kb.mu.RLock()
 		for _, r := range recs {
 			if !seen[r.Document.ID] {
-				if d, ok := kb.docs[r.Document.ID]; ok {
+				if d, ok := kb.docs.get(r.Document.ID); ok {
 					seen[r.Document.ID] = true
 					done = append(done, Record{Document: d})
 				}
 			}
 		}
-		kb.mu.RUnlock()
 	}
 	return done, nil
 }
@@ -387,49 +359,23 @@ func inRecords(rs []Record, id string) bool {
 	return false
 }
 
-func (kb *KB) has(id string) bool {
-	kb.mu.RLock()
-	defer kb.mu.RUnlock()
-	_, ok := kb.docs[id]
-	return ok
-}
-
-// publish makes indexed records visible and returns the ids of the older
-// documents with the same sources, which they replace.
-func (kb *KB) publish(batch []Record) (replaced []string) {
-	kb.mu.Lock()
-	defer kb.mu.Unlock()
-	for _, r := range batch {
-		if old, ok := kb.bySource[r.Document.Source]; ok && old != r.Document.ID {
-			replaced = append(replaced, old)
-		}
-		if _, ok := kb.docs[r.Document.ID]; !ok {
-			kb.nchunks += r.Document.Chunks
-		}
-		kb.docs[r.Document.ID] = r.Document
-		kb.chunks[r.Document.ID] = r.Chunks
-		kb.bySource[r.Document.Source] = r.Document.ID
-	}
-	return replaced
-}
-
 // unindex takes records out of the index again after their store write
 // failed, so index and store keep agreeing.
-func (kb *KB) unindex(batch []Record) {
-	b := kb.idx.NewBatch()
+func unindex(idx memindex.Index, batch []Record) {
+	b := idx.NewBatch()
 	for _, r := range batch {
 		for _, c := range r.Chunks {
 			b.Delete(c.ID)
 		}
 	}
-	_ = kb.idx.Batch(b) // deleting from memory cannot meaningfully fail
+	_ = idx.Batch(b) // deleting from memory cannot meaningfully fail
 }
 
 // Delete removes a document from the index and the store.
 func (kb *KB) Delete(ctx context.Context, id string) error {
 	kb.writeMu.Lock()
 	defer kb.writeMu.Unlock()
-	if !kb.has(id) {
+	if !kb.docs.has(id) {
 		return &NotFoundError{ID: id}
 	}
 	if err := kb.remove(ctx, []string{id}); err != nil {
@@ -447,9 +393,7 @@ func (kb *KB) Delete(ctx context.Context, id string) error {
 
 // DeleteSource removes the document imported from source.
 func (kb *KB) DeleteSource(ctx context.Context, source string) error {
-	kb.mu.RLock()
-	id, ok := kb.bySource[source]
-	kb.mu.RUnlock()
+	id, ok := kb.docs.source(source)
 	if !ok {
 		return fmt.Errorf("knowledge: no document from source %q", source)
 	}
@@ -467,25 +411,16 @@ func (kb *KB) remove(ctx context.Context, ids []string) error {
 			return fmt.Errorf("knowledge: delete %d documents from store: %w", len(ids), err)
 		}
 	}
-	kb.mu.Lock()
-	b := kb.idx.NewBatch()
-	for _, id := range ids {
-		d, ok := kb.docs[id]
-		if !ok {
-			continue
-		}
+	kb.mu.RLock()
+	idx := kb.idx
+	kb.mu.RUnlock()
+	b := idx.NewBatch()
+	for _, d := range kb.docs.drop(ids) {
 		for n := 0; n < d.Chunks; n++ {
-			b.Delete(chunkID(id, n))
-		}
-		delete(kb.docs, id)
-		delete(kb.chunks, id)
-		kb.nchunks -= d.Chunks
-		if kb.bySource[d.Source] == id {
-			delete(kb.bySource, d.Source)
+			b.Delete(chunkID(d.ID, n))
 		}
 	}
-	kb.mu.Unlock()
-	if err := kb.idx.Batch(b); err != nil {
+	if err := idx.Batch(b); err != nil {
 		return fmt.Errorf("knowledge: remove %d documents from index: %w", len(ids), err)
 	}
 	return nil
@@ -494,11 +429,8 @@ func (kb *KB) remove(ctx context.Context, ids []string) error {
 // chunksOf returns a document's chunks, reading them from the store if they
 // were not loaded (after a reload only the index and document list are).
 func (kb *KB) chunksOf(ctx context.Context, id string) ([]Chunk, error) {
-	kb.mu.RLock()
-	cs, ok := kb.chunks[id]
-	_, known := kb.docs[id]
-	kb.mu.RUnlock()
-	if ok && cs != nil {
+	cs, known := kb.docs.cached(id)
+	if cs != nil {
 		return cs, nil
 	}
 	if !known {
@@ -511,10 +443,6 @@ func (kb *KB) chunksOf(ctx context.Context, id string) ([]Chunk, error) {
 	if err != nil {
 		return nil, fmt.Errorf("knowledge: read chunks of %s: %w", id, err)
 	}
-	kb.mu.Lock()
-	if _, still := kb.docs[id]; still {
-		kb.chunks[id] = cs
-	}
-	kb.mu.Unlock()
+	kb.docs.keep(id, cs)
 	return cs, nil
 }

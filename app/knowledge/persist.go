@@ -59,7 +59,10 @@ func (kb *KB) saveIndexLocked(ctx context.Context) error {
 		}
 		version = v
 	}
-	snap, err := kb.encodeSnapshot(version)
+	kb.mu.RLock()
+	idx := kb.idx
+	kb.mu.RUnlock()
+	snap, err := encodeSnapshot(snapshotHeader{Language: kb.cfg.Language, Documents: kb.Documents(), StoreVersion: version}, idx)
 	if err != nil {
 		return err
 	}
@@ -69,16 +72,10 @@ func (kb *KB) saveIndexLocked(ctx context.Context) error {
 	return nil
 }
 
-// encodeSnapshot encodes the index and its documents, stamped with the
-// store's version ("" if unknown).
-func (kb *KB) encodeSnapshot(storeVersion string) ([]byte, error) {
-	kb.mu.RLock()
-	h := snapshotHeader{Language: kb.cfg.Language, Documents: make([]Document, 0, len(kb.docs)), StoreVersion: storeVersion}
-	for _, d := range kb.docs {
-		h.Documents = append(h.Documents, d)
-	}
-	segs, err := kb.idx.Segments()
-	kb.mu.RUnlock()
+// encodeSnapshot encodes the segments of idx after h, which lists its
+// documents, stamped with the store's version ("" if unknown).
+func encodeSnapshot(h snapshotHeader, idx memindex.Index) ([]byte, error) {
+	segs, err := idx.Segments()
 	if err != nil {
 		return nil, err
 	}
@@ -136,11 +133,11 @@ func (kb *KB) Load(ctx context.Context) error {
 	}
 	kb.writeMu.Lock()
 	defer kb.writeMu.Unlock()
-	if len(kb.Documents()) > 0 {
+	if kb.docs.len() > 0 {
 		return errors.New("knowledge: Load needs a fresh knowledge base (this one already holds documents)")
 	}
-	snap, snapErr := kb.readSnapshot(ctx)
-	docs, listed := kb.snapshotDocuments(ctx, snap)
+	snap, snapErr := readSnapshot(ctx, kb.cfg.Store, kb.cfg.Language)
+	docs, listed := snapshotDocuments(ctx, kb.cfg.Store, snap)
 	if !listed {
 		var err error
 		if docs, err = kb.cfg.Store.Documents(ctx); err != nil {
@@ -167,48 +164,48 @@ func (kb *KB) Load(ctx context.Context) error {
 	}
 
 	indexed, loadErr := kb.loadSnapshot(snap, snapErr)
-	kb.mu.Lock()
+	listedDocs := make([]Record, 0, len(newest))
 	for _, d := range newest {
-		kb.nchunks += d.Chunks
-		kb.docs[d.ID] = d
-		kb.bySource[d.Source] = d.ID
+		listedDocs = append(listedDocs, Record{Document: d}) // chunks are read on first use
 	}
-	kb.mu.Unlock()
+	kb.docs.publish(listedDocs)
 
 	// Reconcile the snapshot with the store.
-	b := kb.idx.NewBatch()
+	kb.mu.RLock()
+	idx := kb.idx
+	kb.mu.RUnlock()
+	b := idx.NewBatch()
 	for id, n := range indexed {
-		if _, ok := kb.docs[id]; !ok {
+		if !kb.docs.has(id) {
 			for i := 0; i < n; i++ {
 				b.Delete(chunkID(id, i))
 			}
 		}
 	}
 	if len(b.IndexOps) > 0 {
-		if err := kb.idx.Batch(b); err != nil {
+		if err := idx.Batch(b); err != nil {
 			return fmt.Errorf("knowledge: drop deleted documents from index: %w", err)
 		}
 	}
 	var missing []Record
-	for id, d := range kb.docs {
-		if _, ok := indexed[id]; ok {
+	for _, d := range kb.Documents() {
+		if _, ok := indexed[d.ID]; ok {
 			continue
 		}
-		cs, err := kb.cfg.Store.Chunks(ctx, id)
+		cs, err := kb.cfg.Store.Chunks(ctx, d.ID)
 		if err != nil {
 			return fmt.Errorf("knowledge: read chunks of %q to index them: %w", d.Source, err)
 		}
 		missing = append(missing, Record{Document: d, Chunks: cs})
 	}
 	if len(missing) > 0 {
-		// The documents are already in kb.docs; index them without the
+		// The documents are already listed; index them without the
 		// unchanged-document shortcut.
-		kb.mu.Lock()
-		for _, r := range missing {
-			delete(kb.docs, r.Document.ID)
-			kb.nchunks -= r.Document.Chunks
+		ids := make([]string, len(missing))
+		for i, r := range missing {
+			ids[i] = r.Document.ID
 		}
-		kb.mu.Unlock()
+		kb.docs.drop(ids)
 		if _, err := kb.indexRecords(ctx, missing, false, nil); err != nil {
 			return err
 		}
@@ -217,7 +214,7 @@ func (kb *KB) Load(ctx context.Context) error {
 	// store's last write, or before versions) is saved again, so the next
 	// load can take the list from it.
 	_, versioned := kb.cfg.Store.(Versioned)
-	if loadErr != nil || len(missing) > 0 || len(indexed) != len(kb.docs) || (versioned && !listed) {
+	if loadErr != nil || len(missing) > 0 || len(indexed) != kb.docs.len() || (versioned && !listed) {
 		// Everything is loaded and stored; the snapshot only speeds up the
 		// next load. A full disk must not make this load fail (the app
 		// would fall back to an empty knowledge base): the next import
@@ -233,16 +230,17 @@ type savedSnapshot struct {
 	data   []byte // the segments
 }
 
-// readSnapshot reads and decodes the store's snapshot: nil, nil if there is
-// none; an error if it cannot be read or used.
-func (kb *KB) readSnapshot(ctx context.Context) (*savedSnapshot, error) {
-	raw, err := kb.cfg.Store.Index(ctx)
+// readSnapshot reads and decodes the store's snapshot for a knowledge base
+// in language: nil, nil if there is none; an error if it cannot be read or
+// used.
+func readSnapshot(ctx context.Context, store Store, language string) (*savedSnapshot, error) {
+	raw, err := store.Index(ctx)
 	if err != nil || raw == nil {
 		return nil, err
 	}
 	h, data, err := decodeSnapshotHeader(raw)
-	if err == nil && h.Language != kb.cfg.Language {
-		err = fmt.Errorf("knowledge: saved index is for language %q, not %q", h.Language, kb.cfg.Language)
+	if err == nil && h.Language != language {
+		err = fmt.Errorf("knowledge: saved index is for language %q, not %q", h.Language, language)
 	}
 	if err != nil {
 		return nil, err
@@ -252,8 +250,8 @@ func (kb *KB) readSnapshot(ctx context.Context) (*savedSnapshot, error) {
 
 // snapshotDocuments returns the document list saved with snap when the
 // store has not been written since (see Versioned).
-func (kb *KB) snapshotDocuments(ctx context.Context, snap *savedSnapshot) ([]Document, bool) {
-	vs, ok := kb.cfg.Store.(Versioned)
+func snapshotDocuments(ctx context.Context, store Store, snap *savedSnapshot) ([]Document, bool) {
+	vs, ok := store.(Versioned)
 	if !ok || snap == nil || snap.header.StoreVersion == "" {
 		return nil, false
 	}

@@ -29,10 +29,8 @@ func (r rankIndex) ChunkText(ctx context.Context, d rank.Doc, n int) (string, er
 	if err != nil || n >= len(cs) {
 		return "", err
 	}
-	kb.mu.RLock()
-	title := kb.docs[d.ID].Title
-	kb.mu.RUnlock()
-	return ChunkBody(title, &cs[n]), nil
+	doc, _ := kb.docs.get(d.ID)
+	return ChunkBody(doc.Title, &cs[n]), nil
 }
 
 // Ranker returns the knowledge base's ranker and its index as the ranker

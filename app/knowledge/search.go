@@ -82,9 +82,7 @@ func (kb *KB) Search(ctx context.Context, q string, opt SearchOptions) ([]Hit, e
 	}
 	hits := make([]Hit, 0, len(ranked))
 	for _, r := range ranked {
-		kb.mu.RLock()
-		d, known := kb.docs[r.Doc.ID]
-		kb.mu.RUnlock()
+		d, known := kb.docs.get(r.Doc.ID)
 		if !known {
 			continue // deleted while we searched
 		}
