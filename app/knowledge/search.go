@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"tinyrag/app/knowledge/highlight"
 	"tinyrag/app/knowledge/rank"
 )
 
@@ -69,12 +70,12 @@ func (kb *KB) Search(ctx context.Context, q string, opt SearchOptions) ([]Hit, e
 		dict := idx.Dictionary()
 		ranked, err = kb.ranker.RankAsYouType(ctx, rankIndex{idx, kb}, dict, typed, opt.K)
 		if err == nil && opt.Highlight {
-			terms, err = AsYouTypeTerms(ctx, kb.ranker, dict, typed)
+			terms, err = highlight.AsYouTypeTerms(ctx, kb.ranker, dict, typed)
 		}
 	} else {
 		ranked, err = kb.ranker.Rank(ctx, rankIndex{idx, kb}, q, opt.K)
 		if opt.Highlight {
-			terms = QueryTerms(kb.analyzer, q)
+			terms = highlight.QueryTerms(kb.analyzer, q)
 		}
 	}
 	if err != nil {
@@ -95,7 +96,7 @@ func (kb *KB) Search(ctx context.Context, q string, opt SearchOptions) ([]Hit, e
 			return nil, err
 		}
 		if opt.Highlight {
-			h.Fragments = Fragments(kb.analyzer, h.Text, terms)
+			h.Fragments = highlight.Fragments(kb.analyzer, h.Text, terms)
 		}
 		hits = append(hits, h)
 	}

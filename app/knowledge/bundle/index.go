@@ -16,6 +16,7 @@ import (
 
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/analyze"
+	"tinyrag/app/knowledge/highlight"
 	"tinyrag/app/knowledge/rank"
 )
 
@@ -117,11 +118,11 @@ func (ix *Index) Search(ctx context.Context, q string, opt knowledge.SearchOptio
 	if opt.AsYouType {
 		ranked, err = ix.ranker.RankAsYouType(ctx, ix, ix, typed, opt.K)
 		if err == nil && opt.Highlight {
-			terms, err = knowledge.AsYouTypeTerms(ctx, ix.ranker, ix, typed)
+			terms, err = highlight.AsYouTypeTerms(ctx, ix.ranker, ix, typed)
 		}
 	} else {
 		ranked, err = ix.ranker.Rank(ctx, ix, q, opt.K)
-		terms = knowledge.QueryTerms(ix.an, q)
+		terms = highlight.QueryTerms(ix.an, q)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("site knowledge %q: %w", ix.man.Title, err)
@@ -145,7 +146,7 @@ func (ix *Index) Search(ctx context.Context, q string, opt knowledge.SearchOptio
 		}
 		h.Site = true
 		if opt.Highlight {
-			h.Fragments = knowledge.Fragments(ix.an, h.Text, terms)
+			h.Fragments = highlight.Fragments(ix.an, h.Text, terms)
 		}
 		hits = append(hits, h)
 	}

@@ -1,11 +1,15 @@
-package knowledge
+// Package highlight marks in a hit's text the words a query matched:
+// the query's terms (as the index analyses them, stemmed, stop words out,
+// or what a query typed so far stands for) found again in the text, and
+// short excerpts around them.
+package highlight
 
 import (
 	"context"
 	"html"
+	"strings"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"strings"
 
 	"tinyrag/app/knowledge/rank"
 )
