@@ -95,7 +95,9 @@ type KB struct {
 
 	writeMu sync.Mutex // serialises Add, Delete, Import, Load
 
-	mu     sync.RWMutex // guards the fields below
+	// mu guards the fields below. Load swaps idx holding writeMu too, so
+	// writers, who hold writeMu, read idx without mu.
+	mu     sync.RWMutex
 	idx    memindex.Index
 	closed bool
 }
@@ -294,10 +296,7 @@ func (kb *KB) indexRecords(ctx context.Context, recs []Record, store bool, progr
 		if err := ctx.Err(); err != nil {
 			return done, err
 		}
-		kb.mu.RLock()
-		idx := kb.idx
-		kb.mu.RUnlock()
-		b := idx.NewBatch()
+		b := kb.idx.NewBatch()
 		var batch []Record
 		n := 0
 		for ; i < len(recs) && (n == 0 || n+len(recs[i].Chunks) <= kb.cfg.BatchSize); i++ {
@@ -312,12 +311,12 @@ func (kb *KB) indexRecords(ctx context.Context, recs []Record, store bool, progr
 			batch = append(batch, r)
 		}
 		if len(batch) > 0 {
-			if err := idx.Batch(b); err != nil {
+			if err := kb.idx.Batch(b); err != nil {
 				return done, fmt.Errorf("knowledge: index batch: %w", err)
 			}
 			if store && kb.cfg.Store != nil {
 				if err := kb.cfg.Store.Put(ctx, batch); err != nil {
-					unindex(idx, batch)
+					unindex(kb.idx, batch)
 					return done, fmt.Errorf("knowledge: store %d documents: %w", len(batch), err)
 				}
 			}
@@ -411,16 +410,13 @@ func (kb *KB) remove(ctx context.Context, ids []string) error {
 			return fmt.Errorf("knowledge: delete %d documents from store: %w", len(ids), err)
 		}
 	}
-	kb.mu.RLock()
-	idx := kb.idx
-	kb.mu.RUnlock()
-	b := idx.NewBatch()
+	b := kb.idx.NewBatch()
 	for _, d := range kb.docs.drop(ids) {
 		for n := 0; n < d.Chunks; n++ {
 			b.Delete(chunkID(d.ID, n))
 		}
 	}
-	if err := idx.Batch(b); err != nil {
+	if err := kb.idx.Batch(b); err != nil {
 		return fmt.Errorf("knowledge: remove %d documents from index: %w", len(ids), err)
 	}
 	return nil

@@ -1,40 +1,13 @@
 package knowledge
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"tinyrag/app/knowledge/memindex"
 )
-
-// snapshotMagic starts a saved index; the version after it changes whenever
-// the layout or the indexing (fields, analyzers) does, so an old snapshot is
-// rebuilt from text instead of being misread.
-const (
-	snapshotMagic   = "tinyrag-index\n"
-	snapshotVersion = 3
-)
-
-// snapshotHeader describes a saved index.
-type snapshotHeader struct {
-	Language string `json:"language"`
-	// Documents are the documents in the index (with their chunk counts).
-	Documents []Document        `json:"documents"`
-	Segments  []snapshotSegment `json:"segments"`
-	// StoreVersion is a Versioned store's version when the snapshot was
-	// taken: while it still holds, Documents are the stored documents too.
-	StoreVersion string `json:"store_version,omitempty"`
-}
-
-type snapshotSegment struct {
-	Size    int      `json:"size"`
-	Deleted []string `json:"deleted,omitempty"`
-}
 
 // SaveIndex writes the current index to the store, so the next Load is fast.
 // AddBatch, Import and Delete call it; Load repairs a stale snapshot, at
@@ -59,10 +32,7 @@ func (kb *KB) saveIndexLocked(ctx context.Context) error {
 		}
 		version = v
 	}
-	kb.mu.RLock()
-	idx := kb.idx
-	kb.mu.RUnlock()
-	snap, err := encodeSnapshot(snapshotHeader{Language: kb.cfg.Language, Documents: kb.Documents(), StoreVersion: version}, idx)
+	snap, err := encodeSnapshot(snapshotHeader{Language: kb.cfg.Language, Documents: kb.Documents(), StoreVersion: version}, kb.idx)
 	if err != nil {
 		return err
 	}
@@ -70,54 +40,6 @@ func (kb *KB) saveIndexLocked(ctx context.Context) error {
 		return fmt.Errorf("knowledge: save index snapshot (%d bytes): %w", len(snap), err)
 	}
 	return nil
-}
-
-// encodeSnapshot encodes the segments of idx after h, which lists its
-// documents, stamped with the store's version ("" if unknown).
-func encodeSnapshot(h snapshotHeader, idx memindex.Index) ([]byte, error) {
-	segs, err := idx.Segments()
-	if err != nil {
-		return nil, err
-	}
-	size := 0
-	for _, s := range segs {
-		h.Segments = append(h.Segments, snapshotSegment{Size: len(s.Data), Deleted: s.Deleted})
-		size += len(s.Data)
-	}
-	hdr, err := json.Marshal(h)
-	if err != nil {
-		return nil, fmt.Errorf("knowledge: encode snapshot header: %w", err)
-	}
-	var buf bytes.Buffer
-	buf.Grow(len(snapshotMagic) + 8 + len(hdr) + size)
-	buf.WriteString(snapshotMagic)
-	_ = binary.Write(&buf, binary.BigEndian, uint32(snapshotVersion))
-	_ = binary.Write(&buf, binary.BigEndian, uint32(len(hdr)))
-	buf.Write(hdr)
-	for _, s := range segs {
-		buf.Write(s.Data)
-	}
-	return buf.Bytes(), nil
-}
-
-func decodeSnapshotHeader(snap []byte) (snapshotHeader, []byte, error) {
-	var h snapshotHeader
-	if !bytes.HasPrefix(snap, []byte(snapshotMagic)) || len(snap) < len(snapshotMagic)+8 {
-		return h, nil, errors.New("knowledge: saved index is not a tinyRAG index snapshot")
-	}
-	rest := snap[len(snapshotMagic):]
-	if v := binary.BigEndian.Uint32(rest); v != snapshotVersion {
-		return h, nil, fmt.Errorf("knowledge: saved index has version %d, want %d", v, snapshotVersion)
-	}
-	n := int(binary.BigEndian.Uint32(rest[4:]))
-	rest = rest[8:]
-	if n > len(rest) {
-		return h, nil, errors.New("knowledge: saved index is truncated")
-	}
-	if err := json.Unmarshal(rest[:n], &h); err != nil {
-		return h, nil, fmt.Errorf("knowledge: saved index header: %w", err)
-	}
-	return h, rest[n:], nil
 }
 
 // Load restores the knowledge base from its store: the document list, and
@@ -171,10 +93,7 @@ func (kb *KB) Load(ctx context.Context) error {
 	kb.docs.publish(listedDocs)
 
 	// Reconcile the snapshot with the store.
-	kb.mu.RLock()
-	idx := kb.idx
-	kb.mu.RUnlock()
-	b := idx.NewBatch()
+	b := kb.idx.NewBatch()
 	for id, n := range indexed {
 		if !kb.docs.has(id) {
 			for i := 0; i < n; i++ {
@@ -183,7 +102,7 @@ func (kb *KB) Load(ctx context.Context) error {
 		}
 	}
 	if len(b.IndexOps) > 0 {
-		if err := idx.Batch(b); err != nil {
+		if err := kb.idx.Batch(b); err != nil {
 			return fmt.Errorf("knowledge: drop deleted documents from index: %w", err)
 		}
 	}
@@ -222,44 +141,6 @@ func (kb *KB) Load(ctx context.Context) error {
 		_ = kb.saveIndexLocked(ctx)
 	}
 	return nil
-}
-
-// savedSnapshot is the store's index snapshot, its header decoded.
-type savedSnapshot struct {
-	header snapshotHeader
-	data   []byte // the segments
-}
-
-// readSnapshot reads and decodes the store's snapshot for a knowledge base
-// in language: nil, nil if there is none; an error if it cannot be read or
-// used.
-func readSnapshot(ctx context.Context, store Store, language string) (*savedSnapshot, error) {
-	raw, err := store.Index(ctx)
-	if err != nil || raw == nil {
-		return nil, err
-	}
-	h, data, err := decodeSnapshotHeader(raw)
-	if err == nil && h.Language != language {
-		err = fmt.Errorf("knowledge: saved index is for language %q, not %q", h.Language, language)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &savedSnapshot{header: h, data: data}, nil
-}
-
-// snapshotDocuments returns the document list saved with snap when the
-// store has not been written since (see Versioned).
-func snapshotDocuments(ctx context.Context, store Store, snap *savedSnapshot) ([]Document, bool) {
-	vs, ok := store.(Versioned)
-	if !ok || snap == nil || snap.header.StoreVersion == "" {
-		return nil, false
-	}
-	v, err := vs.Version(ctx)
-	if err != nil || v != snap.header.StoreVersion {
-		return nil, false
-	}
-	return snap.header.Documents, true
 }
 
 // loadSnapshot adopts the saved segments and returns which documents (with
