@@ -6,7 +6,7 @@ GOROOT     := $(shell $(GO) env GOROOT)
 WASM_EXEC  := $(GOROOT)/lib/wasm/go_js_wasm_exec
 ADDR       ?= 127.0.0.1:8080
 WEB_OUT    := bin/web
-DIST       := server/dist/web
+DIST       := server/webapp/dist/web
 SCIFACT    ?= ../shared/data/scifact
 # brotli quality of the wasm files in what a deployment serves: make build
 # (bin/tinyrag), make static and every bench-* target use brotli's best.
@@ -66,26 +66,26 @@ wasm: browsermod
 server-deps:
 	@mkdir -p bin
 	$(GO) build -trimpath -o bin/precompress ./server/precompress
-	$(GO) build -trimpath -o /dev/null ./server
+	$(GO) build -trimpath -o /dev/null ./cmd/tinyrag
 
 # bin/tinyrag with every asset embedded and precompressed (gzip + brotli;
 # the wasm files at brotli's best, about a minute each, cached in bin/brcache
 # by content so unchanged wasm is not compressed again).
 build:
 	@$(MAKE) --no-print-directory -j2 wasm server-deps
-	@rm -rf $(DIST) server/dist/quick-build
+	@rm -rf $(DIST) server/webapp/dist/quick-build
 	./bin/precompress -cache bin/brcache -brotli-wasm $(BROTLI_WASM) -out $(DIST) assets/web $(wildcard assets/*.js) $(WEB_OUT)/*.wasm
-	$(GO) build -trimpath -o bin/tinyrag ./server
+	$(GO) build -trimpath -o bin/tinyrag ./cmd/tinyrag
 
 # The same for a local run, compressed quickly: bin/tinyrag-dev. The marker
-# server/dist/quick-build makes the binary say at start that it is not for
-# deployment (server/serve.go); make build removes it.
+# server/webapp/dist/quick-build makes the binary say at start that it is not for
+# deployment (server/webapp/dist.go); make build removes it.
 build-dev:
 	@$(MAKE) --no-print-directory -j2 wasm server-deps
 	@rm -rf $(DIST)
-	echo "brotli quality $(BROTLI_WASM_DEV) for the wasm files (make run); deploy what make build makes" > server/dist/quick-build
+	echo "brotli quality $(BROTLI_WASM_DEV) for the wasm files (make run); deploy what make build makes" > server/webapp/dist/quick-build
 	./bin/precompress -cache bin/brcache -brotli-wasm $(BROTLI_WASM_DEV) -out $(DIST) assets/web $(wildcard assets/*.js) $(WEB_OUT)/*.wasm
-	$(GO) build -trimpath -o bin/tinyrag-dev ./server
+	$(GO) build -trimpath -o bin/tinyrag-dev ./cmd/tinyrag
 
 # A static site any static host serves, from any folder (relative URLs):
 # make static BUNDLES="site-kb" (bundle folders made with ./bin/tinyrag

@@ -25,7 +25,7 @@ const repoRoot = ".."
 var skipDirs = map[string]bool{
 	"bin":             true,
 	"screenshots":     true,
-	"server/dist/web": true,
+	"server/webapp/dist/web": true,
 }
 
 // TestMarkdownLinks_RelativeTargetsExist checks every relative link of every

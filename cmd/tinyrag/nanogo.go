@@ -2,18 +2,14 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 
 	"tinyrag/app/nanogo/sandbox"
 )
 
-// nanogo-child is not for people: nanogo.ChildRunner starts the tinyrag
-// binary itself with it, so a snippet runs in a killable process with its
-// own memory bound and never in the CLI's or server's process.
-func init() {
-	register("nanogo-child", "", runNanogoChild)
-}
-
-func runNanogoChild(ctx context.Context, args []string) error {
-	return sandbox.ChildMain(ctx, args, os.Stdin, os.Stdout)
+// runNanogoChild runs one snippet for nanogo.ChildRunner, reading it from
+// stdin and streaming what it prints to stdout.
+func runNanogoChild(ctx context.Context, args []string, stdout, _ io.Writer, _ func(string) string) error {
+	return sandbox.ChildMain(ctx, args, os.Stdin, stdout)
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"tinyrag/app/siteconfig"
+	"tinyrag/server"
+	"tinyrag/server/httpapi"
 )
 
 func TestParseServeFlags_EmbedPolicyFromFlagsOrEnvironment(t *testing.T) {
@@ -36,28 +38,21 @@ func TestParseServeFlags_EmbedPolicyFromFlagsOrEnvironment(t *testing.T) {
 		{"a path in the environment", nil, map[string]string{"TINYRAG_EMBED_ORIGINS": "https://docs.example.org/guide"}, nil, false, "TINYRAG_EMBED_ORIGINS"},
 		{"a switch that is not one", nil, map[string]string{"TINYRAG_EMBED_HOST_SUBMIT": "sometimes"}, nil, false, "TINYRAG_EMBED_HOST_SUBMIT"},
 	} {
-		o, err := parseServeFlags(tc.args, func(k string) string { return tc.env[k] })
+		o, err := parseServeFlags(tc.args, io.Discard, func(k string) string { return tc.env[k] })
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: err %v, want one saying %q", tc.name, err, tc.err)
 			}
 			continue
 		}
-		if err != nil || !reflect.DeepEqual(o.embed.Origins, tc.origins) || o.embed.HostSubmit != tc.submit {
-			t.Errorf("%s: %+v, %v; want origins %q submit %t", tc.name, o.embed, err, tc.origins, tc.submit)
+		if err != nil || !reflect.DeepEqual(o.App.Embed.Origins, tc.origins) || o.App.Embed.HostSubmit != tc.submit {
+			t.Errorf("%s: %+v, %v; want origins %q submit %t", tc.name, o.App.Embed, err, tc.origins, tc.submit)
 		}
 	}
 }
 
 func TestServer_EmbedPageIsFramedOnlyByTheEmbeddingOrigins(t *testing.T) {
-	o, err := parseServeFlags([]string{"--embed-origins", "http://127.0.0.1:9000,https://docs.example.org", "--embed-host-submit", "--frame-ancestors", "'none'"}, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := newServer(context.Background(), o, serveEnv{Addr: "127.0.0.1:0", Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := serveHandler(t, "--embed-origins", "http://127.0.0.1:9000,https://docs.example.org", "--embed-host-submit", "--frame-ancestors", "'none'")
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	frameAncestors := func(path string) string {
@@ -108,10 +103,7 @@ func TestServer_EmbedPageIsFramedOnlyByTheEmbeddingOrigins(t *testing.T) {
 }
 
 func TestServer_NoEmbedOriginsFramedBySelfOnly(t *testing.T) {
-	h, err := newServer(context.Background(), serveOptions{frameAncestors: "'self'"}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := serveHandler(t, "--frame-ancestors", "'self'")
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest("GET", "/embed.html", nil))
 	if csp := w.Header().Get("Content-Security-Policy"); !strings.HasSuffix(csp, "frame-ancestors 'self'") {
@@ -126,7 +118,7 @@ func TestServer_NoEmbedOriginsFramedBySelfOnly(t *testing.T) {
 
 func TestStatic_RefusesAnEmbedOriginThatIsNotOne(t *testing.T) {
 	var stderr strings.Builder
-	err := staticCommand(context.Background(), []string{"-o", t.TempDir(), "--embed-origins", "https://docs.example.org/guide"}, io.Discard, &stderr)
+	err := runStatic(context.Background(), []string{"-o", t.TempDir(), "--embed-origins", "https://docs.example.org/guide"}, io.Discard, &stderr, nil)
 	if err == nil || !strings.Contains(err.Error(), "not an origin") {
 		t.Fatalf("err %v", err)
 	}
@@ -136,10 +128,7 @@ func TestStatic_RefusesAnEmbedOriginThatIsNotOne(t *testing.T) {
 // made for its earlier address on `tinyrag serve` are sent there with the
 // embedding page's options.
 func TestServer_EmbedPageAtItsEarlierAddressRedirectsToEmbedHTML(t *testing.T) {
-	h, err := newServer(context.Background(), serveOptions{frameAncestors: "'self'"}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := serveHandler(t, "--frame-ancestors", "'self'")
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest("GET", "/embed?theme=dark&bundles=a.tinyrag", nil))
 	if w.Code != http.StatusPermanentRedirect || w.Header().Get("Location") != "/embed.html?theme=dark&bundles=a.tinyrag" {
@@ -150,4 +139,19 @@ func TestServer_EmbedPageAtItsEarlierAddressRedirectsToEmbedHTML(t *testing.T) {
 	if w.Code != http.StatusOK || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") || !strings.Contains(w.Body.String(), `id="app-wasm-loader"`) {
 		t.Errorf("/embed.html: HTTP %d, %s", w.Code, w.Header().Get("Content-Type"))
 	}
+}
+
+// serveHandler is the handler `tinyrag serve ARGS…` serves, with an empty
+// environment and no LLM probe.
+func serveHandler(t *testing.T, args ...string) http.Handler {
+	t.Helper()
+	c, err := parseServeFlags(append(args, "--llm-probe=false"), io.Discard, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := server.New(context.Background(), c, httpapi.Env{Addr: "127.0.0.1:0", Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"flag"
 
+	"tinyrag/app/embed"
 	"tinyrag/app/siteconfig"
+	"tinyrag/server/envconf"
 )
 
 // starterFlag adds --starter to a command: a starter question the welcome
@@ -22,4 +24,18 @@ func checkStarters(starters []string) ([]string, error) {
 		return nil, nil
 	}
 	return siteconfig.CheckStarters(starters)
+}
+
+// appendOrigins adds the comma-separated origins in v to list, each
+// normalized; the first that is not an exact origin is the error. serve
+// and static read --embed-origins with it.
+func appendOrigins(list *[]string, v string) error {
+	for _, s := range envconf.SplitList(v) {
+		n, err := embed.NormalizeOrigin(s)
+		if err != nil {
+			return err
+		}
+		*list = append(*list, n)
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package ask
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -17,11 +16,8 @@ import (
 	"tinyrag/app/llm"
 	"tinyrag/app/protocol"
 	"tinyrag/server/envconf"
+	"tinyrag/server/exitcode"
 )
-
-func init() {
-	register("ask", "answer one question with the tinyRAG engine, natively", runAsk)
-}
 
 // defaultLLMURL is Ollama's OpenAI-compatible endpoint, the most common
 // local server.
@@ -44,13 +40,9 @@ type askOptions struct {
 	getenv func(string) string
 }
 
-func runAsk(ctx context.Context, args []string) error {
-	return askCommand(ctx, args, os.Stdout, os.Stderr, os.Getenv)
-}
-
-// askCommand is the whole command with its outside world passed in, so tests run
+// Command is the whole command with its outside world passed in, so tests run
 // it in-process.
-func askCommand(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+func Command(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
 	o, err := parseAskFlags(args, stderr, getenv)
 	if err != nil {
 		return err
@@ -82,7 +74,7 @@ func askCommand(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 		return nil
 	}
 	if ctx.Err() != nil {
-		return &exitError{code: 130, err: fmt.Errorf("interrupted: %w", err)}
+		return &exitcode.Error{Code: 130, Err: fmt.Errorf("interrupted: %w", err)}
 	}
 	if !strings.Contains(err.Error(), client.Endpoint()) {
 		err = fmt.Errorf("LLM at %s: %w", client.Endpoint(), err)

@@ -1,4 +1,4 @@
-package main
+package ask
 
 import (
 	"bufio"
@@ -210,7 +210,7 @@ func runAskJSON(t *testing.T, s *scriptedLLM, srv *httptest.Server, args ...stri
 	all := append([]string{"--json", "--llm", srv.URL + "/v1", "--model", "m"}, args...)
 	// The web tools' settings come from the test's environment
 	// (t.Setenv), as they would from a shell.
-	err := askCommand(ctx, all, out, &errOut, os.Getenv)
+	err := Command(ctx, all, out, &errOut, os.Getenv)
 	return out.events(t), errOut.String(), err
 }
 
@@ -368,7 +368,7 @@ func TestAskJSON_InvalidNestedFencedAndPartialBlocksNeverRun(t *testing.T) {
 func TestAsk_TextModeStreamsTheAnswerAndReportsToolsOnStderr(t *testing.T) {
 	s, srv := newScriptedLLM(t, 3, `Sure. <tool name="calculate"><query>2^10</query></tool>`, "It is 1024.")
 	var out, errOut bytes.Buffer
-	err := askCommand(context.Background(), []string{"--llm", srv.URL + "/v1", "What is 2^10?"}, &out, &errOut, env("TINYRAG_MODEL", "m"))
+	err := Command(context.Background(), []string{"--llm", srv.URL + "/v1", "What is 2^10?"}, &out, &errOut, env("TINYRAG_MODEL", "m"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,7 @@ func TestAsk_TextModePrintsToolBlocksThatAreNotCallsAsTheyAre(t *testing.T) {
 		"<tool name=\"calculate\"><query>2+2</query></tool>Done, and a cut one: <tool name=\"calculate\"><query>3"
 	_, srv := newScriptedLLM(t, 3, reply, "Four.")
 	var out bytes.Buffer
-	err := askCommand(context.Background(), []string{"--llm", srv.URL + "/v1", "add"}, &out, &bytes.Buffer{}, env("TINYRAG_MODEL", "m"))
+	err := Command(context.Background(), []string{"--llm", srv.URL + "/v1", "add"}, &out, &bytes.Buffer{}, env("TINYRAG_MODEL", "m"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,7 +403,7 @@ func TestAsk_TextModePrintsToolBlocksThatAreNotCallsAsTheyAre(t *testing.T) {
 func TestAsk_EnvironmentSetsEndpointModelAndKey(t *testing.T) {
 	s, srv := newScriptedLLM(t, 1, "Hi.", "Hi again.")
 	var out bytes.Buffer
-	err := askCommand(context.Background(), []string{"hello"}, &out, &bytes.Buffer{},
+	err := Command(context.Background(), []string{"hello"}, &out, &bytes.Buffer{},
 		env("TINYRAG_LLM_URL", srv.URL+"/v1", "TINYRAG_MODEL", "env-model", "TINYRAG_LLM_KEY", "sk-test"))
 	if err != nil {
 		t.Fatal(err)
@@ -412,7 +412,7 @@ func TestAsk_EnvironmentSetsEndpointModelAndKey(t *testing.T) {
 		t.Fatalf("model %q auth %q", r[0].Model, s.auth[0])
 	}
 	// Without a model the first one the endpoint lists is used.
-	err = askCommand(context.Background(), []string{"--llm", srv.URL + "/v1", "hello"}, &out, &bytes.Buffer{}, env())
+	err = Command(context.Background(), []string{"--llm", srv.URL + "/v1", "hello"}, &out, &bytes.Buffer{}, env())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +452,7 @@ func TestAsk_LLMFailureNamesTheEndpointAndTheCause(t *testing.T) {
 			base = tt.url(srv)
 		}
 		var out bytes.Buffer
-		err := askCommand(context.Background(), []string{"--json", "--llm", base, "--model", "m", "hi"}, &out, &bytes.Buffer{}, env())
+		err := Command(context.Background(), []string{"--json", "--llm", base, "--model", "m", "hi"}, &out, &bytes.Buffer{}, env())
 		if err == nil {
 			t.Fatalf("%s: no error", tt.name)
 		}
@@ -464,21 +464,6 @@ func TestAsk_LLMFailureNamesTheEndpointAndTheCause(t *testing.T) {
 		if json.Unmarshal([]byte(lines[len(lines)-1]), &done); done.Event != engine.EventDone || done.Error == "" {
 			t.Fatalf("%s: last line %q", tt.name, lines[len(lines)-1])
 		}
-	}
-}
-
-func TestAsk_FailureExitsNonZero(t *testing.T) {
-	s, srv := newScriptedLLM(t, 1)
-	s.failStatus, s.failBody = 503, `{"error":{"message":"overloaded"}}`
-	stdout, stderr := os.Stdout, os.Stderr
-	fout, _ := os.CreateTemp(t.TempDir(), "out")
-	ferr, _ := os.CreateTemp(t.TempDir(), "err")
-	os.Stdout, os.Stderr = fout, ferr
-	code := run([]string{"ask", "--llm", srv.URL + "/v1", "--model", "m", "hi"})
-	os.Stdout, os.Stderr = stdout, stderr
-	msg, _ := os.ReadFile(ferr.Name())
-	if code == 0 || !strings.Contains(string(msg), "tinyrag ask: ") || !strings.Contains(string(msg), "overloaded") || !strings.Contains(string(msg), srv.URL) {
-		t.Fatalf("exit %d, stderr %q", code, msg)
 	}
 }
 
@@ -495,7 +480,7 @@ func TestAsk_BadCommandLinesAreRefused(t *testing.T) {
 		{[]string{"--kb", "testdata/ask/does-not-exist", "--model", "m", "--llm", "http://127.0.0.1:9/v1", "q"}, "--kb testdata/ask/does-not-exist"},
 	}
 	for _, tt := range tests {
-		err := askCommand(context.Background(), tt.args, &bytes.Buffer{}, &bytes.Buffer{}, env())
+		err := Command(context.Background(), tt.args, &bytes.Buffer{}, &bytes.Buffer{}, env())
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: err %v, want %q", tt.args, err, tt.want)
 		}

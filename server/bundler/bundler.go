@@ -1,4 +1,4 @@
-package main
+package bundler
 
 import (
 	"context"
@@ -13,19 +13,12 @@ import (
 	"tinyrag/app/knowledge/bundle"
 	"tinyrag/app/knowledge/bundle/publish"
 	"tinyrag/server/compress"
+	"tinyrag/server/exitcode"
 )
 
-func init() {
-	register("bundle", "index files, folders or a built site's HTML into a knowledge bundle folder", runBundle)
-}
-
-func runBundle(ctx context.Context, args []string) error {
-	return bundleCommand(ctx, args, os.Stdout, os.Stderr)
-}
-
-// bundleCommand is `tinyrag bundle -o DIR PATH...` with its output
+// Command is `tinyrag bundle -o DIR PATH...` with its output
 // streams passed in, so tests run it in-process.
-func bundleCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bundle", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "the bundle folder to write (required; empty, new, or an earlier bundle, which is replaced)")
@@ -42,7 +35,7 @@ func bundleCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	if *out == "" || fs.NArg() == 0 {
 		fs.Usage()
-		return &exitError{code: 2, err: errors.New("need -o DIR and at least one PATH")}
+		return &exitcode.Error{Code: 2, Err: errors.New("need -o DIR and at least one PATH")}
 	}
 	if *title == "" {
 		*title = filepath.Base(filepath.Clean(*out))
@@ -86,7 +79,7 @@ func writeBundleDir(dir string, o *bundle.Output) error {
 	for n := range o.Files {
 		names = append(names, n)
 	}
-	return compressAll(names, func(n string) error {
+	return compress.Parallel(names, func(n string) error {
 		return compress.WriteFile(filepath.Join(dir, filepath.FromSlash(n)), o.Files[n], compress.DefaultBrotli)
 	})
 }

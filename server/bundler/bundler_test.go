@@ -1,4 +1,4 @@
-package main
+package bundler
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ func dirFetch(dir string) bundle.Fetch {
 func TestBundleCommand_WritesABundleFolderTheAppCanOpen(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "site")
 	var stdout, stderr bytes.Buffer
-	err := bundleCommand(context.Background(), []string{"-o", out, "-prefix", "docs/", "../app/knowledge/bundle/testdata/site"}, &stdout, &stderr)
+	err := Command(context.Background(), []string{"-o", out, "-prefix", "docs/", "../../app/knowledge/bundle/testdata/site"}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v (stderr %s)", err, stderr.String())
 	}
@@ -51,7 +51,7 @@ func TestBundleCommand_WritesABundleFolderTheAppCanOpen(t *testing.T) {
 		t.Fatalf("hits %+v, err %v", hits, err)
 	}
 	// Written again over itself: the earlier bundle is replaced.
-	if err := bundleCommand(context.Background(), []string{"-o", out, "../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+	if err := Command(context.Background(), []string{"-o", out, "../../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Fatalf("over an earlier bundle: %v", err)
 	}
 }
@@ -59,7 +59,7 @@ func TestBundleCommand_WritesABundleFolderTheAppCanOpen(t *testing.T) {
 func TestBundleCommand_RefusesToReplaceAFolderThatIsNoBundle(t *testing.T) {
 	out := t.TempDir()
 	os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644)
-	err := bundleCommand(context.Background(), []string{"-o", out, "../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{})
+	err := Command(context.Background(), []string{"-o", out, "../../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "holds no earlier bundle") {
 		t.Fatalf("err %v", err)
 	}
@@ -70,7 +70,7 @@ func TestBundleCommand_RefusesToReplaceAFolderThatIsNoBundle(t *testing.T) {
 
 func TestBundleCommand_NeedsAnOutputAndAPath(t *testing.T) {
 	for _, args := range [][]string{{"../app"}, {"-o", "x"}} {
-		if err := bundleCommand(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		if err := Command(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"context"
@@ -21,17 +21,8 @@ import (
 	"tinyrag/app/knowledge/bundle"
 	"tinyrag/app/knowledge/rank"
 	"tinyrag/server/compress"
+	"tinyrag/server/exitcode"
 )
-
-func init() {
-	register("eval", "measure knowledge-base retrieval on BEIR collections (nDCG@10, Recall@100, speed)", runEval)
-}
-
-// runEval indexes BEIR collections with the browser's knowledge code and
-// prints retrieval quality and speed.
-func runEval(ctx context.Context, args []string) error {
-	return evalMain(ctx, args, os.Stdout, os.Stderr)
-}
 
 // collection is one BEIR collection to evaluate.
 type collection struct {
@@ -39,7 +30,7 @@ type collection struct {
 	corpus, queries, qrels string
 }
 
-func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -82,7 +73,7 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *corpus != "" || *queries != "" || *qrels != "" {
 		if *corpus == "" || *queries == "" || *qrels == "" {
 			fs.Usage()
-			return &exitError{code: 2, err: errors.New("--corpus, --queries and --qrels are all required together")}
+			return &exitcode.Error{Code: 2, Err: errors.New("--corpus, --queries and --qrels are all required together")}
 		}
 		cols = append(cols, collection{name: filepath.Base(filepath.Dir(*corpus)), corpus: *corpus, queries: *queries, qrels: *qrels})
 	}
@@ -99,16 +90,16 @@ func evalMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if len(cols) == 0 {
 		fs.Usage()
-		return &exitError{code: 2, err: errors.New("no collection: give BEIR directories or --corpus, --queries and --qrels")}
+		return &exitcode.Error{Code: 2, Err: errors.New("no collection: give BEIR directories or --corpus, --queries and --qrels")}
 	}
 	if *delta < 0 {
 		fs.Usage()
-		return &exitError{code: 2, err: errors.New("--bm25plus-delta must be 0 or more")}
+		return &exitcode.Error{Code: 2, Err: errors.New("--bm25plus-delta must be 0 or more")}
 	}
 	bm25, err := rank.ParseFormula(*formula)
 	if err != nil {
 		fs.Usage()
-		return &exitError{code: 2, err: err}
+		return &exitcode.Error{Code: 2, Err: err}
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tinyrag/server/exitcode"
 )
 
 // writeBEIR writes a tiny BEIR collection and returns the eval flags for it.
@@ -38,7 +40,7 @@ func writeBEIR(t *testing.T) []string {
 
 func TestEval_PrintsQualityAndSpeed(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if err := evalMain(context.Background(), writeBEIR(t), &out, &errOut); err != nil {
+	if err := Command(context.Background(), writeBEIR(t), &out, &errOut); err != nil {
 		t.Fatalf("eval: %v\n%s", err, errOut.String())
 	}
 	for _, want := range []string{
@@ -73,14 +75,14 @@ func TestEval_BadInvocationsFailClearly(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			err := evalMain(context.Background(), tt.args, &out, &errOut)
+			err := Command(context.Background(), tt.args, &out, &errOut)
 			if err == nil || !strings.Contains(err.Error(), tt.wantMsg) {
 				t.Fatalf("got %v, want an error mentioning %q", err, tt.wantMsg)
 			}
 			code := 1
-			var ee *exitError
+			var ee *exitcode.Error
 			if errors.As(err, &ee) {
-				code = ee.code
+				code = ee.Code
 			}
 			if code != tt.wantCode {
 				t.Errorf("exit code %d, want %d", code, tt.wantCode)
@@ -100,7 +102,7 @@ func TestEval_SeveralCollectionsWriteOneTRECRunEach(t *testing.T) {
 	runs := filepath.Join(t.TempDir(), "run.txt")
 	var out, errOut bytes.Buffer
 	args := append(append([]string{"--runs", runs}, flags...), dir)
-	if err := evalMain(context.Background(), args, &out, &errOut); err != nil {
+	if err := Command(context.Background(), args, &out, &errOut); err != nil {
 		t.Fatalf("eval: %v\n%s", err, errOut.String())
 	}
 	name := filepath.Base(dir)
@@ -151,7 +153,7 @@ func TestEval_ScoringFlagsReachTheRanking(t *testing.T) {
 		t.Helper()
 		runs := filepath.Join(t.TempDir(), "run.txt")
 		var out, errOut bytes.Buffer
-		if err := evalMain(context.Background(), append(append([]string{"--runs", runs}, flags...), extra...), &out, &errOut); err != nil {
+		if err := Command(context.Background(), append(append([]string{"--runs", runs}, flags...), extra...), &out, &errOut); err != nil {
 			t.Fatalf("eval %v: %v\n%s", extra, err, errOut.String())
 		}
 		b, err := os.ReadFile(runs)
@@ -187,7 +189,7 @@ func TestEval_ScoringFlagsReachTheRanking(t *testing.T) {
 
 func TestEval_CheckBundleComparesTheBundlesRankingQueryByQuery(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if err := evalMain(context.Background(), append(writeBEIR(t), "--check-bundle"), &out, &errOut); err != nil {
+	if err := Command(context.Background(), append(writeBEIR(t), "--check-bundle"), &out, &errOut); err != nil {
 		t.Fatalf("eval: %v\n%s", err, errOut.String())
 	}
 	for _, want := range []string{"bundle ranking:     identical top 10 for 2 of 2 queries\n", "first query:        p50 ", "a visit:            2 queries"} {

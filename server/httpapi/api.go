@@ -1,4 +1,9 @@
-package main
+// Package httpapi is the server's /api: the LLM pass-through, the guarded
+// URL fetch, web search, and /api/config, which tells the app what this
+// server offers. Its Options are the flags and TINYRAG_* variables of
+// `tinyrag serve` that configure it; cmd/tinyrag parses them and hands
+// them to the server, which mounts the routes with Mount.
+package httpapi
 
 import (
 	"context"
@@ -24,9 +29,9 @@ import (
 	"tinyrag/server/llmproxy"
 )
 
-// apiOptions are the flags of `tinyrag serve` that configure the /api
+// Options are the flags of `tinyrag serve` that configure the /api
 // proxies. Every flag has an environment variable, for containers.
-type apiOptions struct {
+type Options struct {
 	llmURL     string
 	llmKeyFile string
 	llmProbe   bool
@@ -58,26 +63,18 @@ type apiOptions struct {
 	probeCandidates []llmproxy.Candidate
 }
 
-// apiFlags holds the flags of the serve run in progress.
-var apiFlags *apiOptions
-
-func init() {
-	registerServeExt(serveExt{
-		flags: func(fs *flag.FlagSet) { apiFlags = newAPIOptions(fs, os.Getenv) },
-		mount: func(ctx context.Context, mux *http.ServeMux, env serveEnv) error {
-			o := apiFlags
-			if o == nil {
-				o = newAPIOptions(flag.NewFlagSet("serve", flag.ContinueOnError), os.Getenv)
-			}
-			return mountAPI(ctx, mux, env, o)
-		},
-	})
+// Env is what the API learns about the running server.
+type Env struct {
+	Addr string       // the address tinyRAG listens on (the LLM probe skips it)
+	Log  *slog.Logger // structured request and event log
 }
 
-// newAPIOptions registers the /api flags on fs, with defaults from the
-// environment.
-func newAPIOptions(fs *flag.FlagSet, getenv func(string) string) *apiOptions {
-	o := &apiOptions{getenv: getenv}
+// NewOptions registers the /api flags on fs, with defaults from the
+// environment read through getenv, and returns the options they fill
+// when fs is parsed. The flags stay with the options they set, so the
+// API's tests drive them as `tinyrag serve` does.
+func NewOptions(fs *flag.FlagSet, getenv func(string) string) *Options {
+	o := &Options{getenv: getenv}
 	env := envconf.New(getenv)
 	fs.StringVar(&o.llmURL, "llm-url", env.String("TINYRAG_LLM_URL", ""),
 		"OpenAI-compatible LLM base URL to proxy at /api/llm/ (env TINYRAG_LLM_URL); empty: probe local servers")
@@ -139,8 +136,8 @@ func secret(getenv func(string) string, file, env string) (string, error) {
 	return strings.TrimSpace(getenv(env)), nil
 }
 
-// mountAPI adds /api/llm/, /api/fetch, /api/search and /api/config to mux.
-func mountAPI(ctx context.Context, mux *http.ServeMux, env serveEnv, o *apiOptions) error {
+// Mount adds /api/llm/, /api/fetch, /api/search and /api/config to mux.
+func Mount(ctx context.Context, mux *http.ServeMux, env Env, o *Options) error {
 	logger := env.Log
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -208,7 +205,7 @@ func mountAPI(ctx context.Context, mux *http.ServeMux, env serveEnv, o *apiOptio
 
 // llmRoute builds the /api/llm/ handler: the proxy to the configured or
 // probed upstream, or a clear 503 when there is none.
-func llmRoute(ctx context.Context, env serveEnv, o *apiOptions, logger *slog.Logger) (http.Handler, string, error) {
+func llmRoute(ctx context.Context, env Env, o *Options, logger *slog.Logger) (http.Handler, string, error) {
 	key, err := secret(o.getenv, o.llmKeyFile, "TINYRAG_LLM_KEY")
 	if err != nil {
 		return nil, "", fmt.Errorf("--llm-key-file: %w", err)

@@ -1,4 +1,4 @@
-package main
+package httpapi
 
 import (
 	"bytes"
@@ -23,10 +23,10 @@ import (
 
 // apiServer mounts the /api routes as `tinyrag serve ARGS…` would, with
 // getenv as the environment, and returns the server and its log.
-func apiServer(t *testing.T, env map[string]string, args []string, hook func(o *apiOptions)) (*httptest.Server, *syncBuffer) {
+func apiServer(t *testing.T, env map[string]string, args []string, hook func(o *Options)) (*httptest.Server, *syncBuffer) {
 	t.Helper()
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	o := newAPIOptions(fs, func(k string) string { return env[k] })
+	o := NewOptions(fs, func(k string) string { return env[k] })
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func apiServer(t *testing.T, env map[string]string, args []string, hook func(o *
 	}
 	logs := &syncBuffer{}
 	mux := http.NewServeMux()
-	if err := mountAPI(context.Background(), mux, serveEnv{Addr: "127.0.0.1:0", Log: slog.New(slog.NewJSONHandler(logs, nil))}, o); err != nil {
+	if err := Mount(context.Background(), mux, Env{Addr: "127.0.0.1:0", Log: slog.New(slog.NewJSONHandler(logs, nil))}, o); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(mux)
@@ -161,7 +161,7 @@ func TestAPIFetch_HostileURLsAre403WithoutTraffic(t *testing.T) {
 	cn := &closedNet{pages: netip.MustParseAddrPort(strings.TrimPrefix(pg.URL, "http://"))}
 	// A rate so high that its bucket refills between any two requests: this
 	// test makes many quick ones, and the limiter is tested elsewhere.
-	srv, _ := apiServer(t, nil, []string{"--web-rate", "1e9"}, func(o *apiOptions) { o.resolve, o.dial = cn.resolve, cn.dial })
+	srv, _ := apiServer(t, nil, []string{"--web-rate", "1e9"}, func(o *Options) { o.resolve, o.dial = cn.resolve, cn.dial })
 	port := cn.pages.Port()
 	redirect := func(to string) string {
 		return fmt.Sprintf("http://public.test:%d/go?to=%s", port, url.QueryEscape(to))
@@ -348,10 +348,10 @@ func TestAPISearch(t *testing.T) {
 
 func TestAPI_BadSearchConfigStopsStartup(t *testing.T) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	o := newAPIOptions(fs, func(string) string { return "" })
+	o := NewOptions(fs, func(string) string { return "" })
 	fs.Parse([]string{"--search-backend", "searxng"})
 	o.probeCandidates = []llmproxy.Candidate{}
-	err := mountAPI(context.Background(), http.NewServeMux(), serveEnv{}, o)
+	err := Mount(context.Background(), http.NewServeMux(), Env{}, o)
 	if err == nil || !strings.Contains(err.Error(), "--searxng-url") && !strings.Contains(err.Error(), "URL") {
 		t.Fatalf("err = %v, want a message naming the missing URL", err)
 	}
@@ -416,7 +416,7 @@ func TestAPILLM_ProbeFindsLocalServerOrSaysNone(t *testing.T) {
 	dead.Close()
 
 	t.Run("found", func(t *testing.T) {
-		srv, logs := apiServer(t, nil, nil, func(o *apiOptions) {
+		srv, logs := apiServer(t, nil, nil, func(o *Options) {
 			o.probeCandidates = []llmproxy.Candidate{{Name: "Ollama", URL: deadURL + "/v1"}, {Name: "LM Studio", URL: local.URL + "/v1"}}
 		})
 		if r := call(t, http.MethodGet, srv.URL+"/api/config"); !strings.Contains(r.body, `"source":"probe: LM Studio"`) {
@@ -430,7 +430,7 @@ func TestAPILLM_ProbeFindsLocalServerOrSaysNone(t *testing.T) {
 		}
 	})
 	t.Run("none", func(t *testing.T) {
-		srv, logs := apiServer(t, nil, nil, func(o *apiOptions) {
+		srv, logs := apiServer(t, nil, nil, func(o *Options) {
 			o.probeCandidates = []llmproxy.Candidate{{Name: "Ollama", URL: deadURL + "/v1"}}
 		})
 		if r := call(t, http.MethodPost, srv.URL+"/api/llm/chat/completions"); r.status != 503 || !strings.Contains(r.err, "--llm-url") {
@@ -549,14 +549,14 @@ func TestAPI_UnreadableSwitchIsRefusedAtStartup(t *testing.T) {
 		{"TINYRAG_FETCH_ALLOW_PRIVATE", "sure"},
 	} {
 		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-		o := newAPIOptions(fs, func(k string) string {
+		o := NewOptions(fs, func(k string) string {
 			if k == kv[0] {
 				return kv[1]
 			}
 			return ""
 		})
 		o.probeCandidates = []llmproxy.Candidate{}
-		err := mountAPI(context.Background(), http.NewServeMux(), serveEnv{}, o)
+		err := Mount(context.Background(), http.NewServeMux(), Env{}, o)
 		if err == nil || !strings.Contains(err.Error(), kv[0]) || !strings.Contains(err.Error(), kv[1]) {
 			t.Errorf("%s=%s: err = %v, want a start-up error naming the variable and its value", kv[0], kv[1], err)
 		}
@@ -566,19 +566,19 @@ func TestAPI_UnreadableSwitchIsRefusedAtStartup(t *testing.T) {
 func TestAPI_BadTrustedProxyIsRefusedAtStartup(t *testing.T) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	newAPIOptions(fs, func(string) string { return "" })
+	NewOptions(fs, func(string) string { return "" })
 	if err := fs.Parse([]string{"--trusted-proxy", "nginx.local"}); err == nil || !strings.Contains(err.Error(), "not an address or CIDR") {
 		t.Errorf("flag: err = %v", err)
 	}
 	fs = flag.NewFlagSet("serve", flag.ContinueOnError)
-	o := newAPIOptions(fs, func(k string) string {
+	o := NewOptions(fs, func(k string) string {
 		if k == "TINYRAG_TRUSTED_PROXIES" {
 			return "127.0.0.1,proxy"
 		}
 		return ""
 	})
 	o.probeCandidates = []llmproxy.Candidate{}
-	if err := mountAPI(context.Background(), http.NewServeMux(), serveEnv{}, o); err == nil || !strings.Contains(err.Error(), "TINYRAG_TRUSTED_PROXIES") {
+	if err := Mount(context.Background(), http.NewServeMux(), Env{}, o); err == nil || !strings.Contains(err.Error(), "TINYRAG_TRUSTED_PROXIES") {
 		t.Errorf("environment: err = %v", err)
 	}
 }

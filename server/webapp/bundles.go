@@ -1,18 +1,16 @@
-package main
+package webapp
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
+	"log/slog"
 	"mime"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
-	"sync"
 	"time"
 
 	"tinyrag/app/embed"
@@ -80,7 +78,7 @@ func bundleFiles(dir string, o *bundle.Output) (map[string]*staticFile, error) {
 		}
 		files[name] = f
 	}
-	err := compressAll(missing, func(name string) error {
+	err := compress.Parallel(missing, func(name string) error {
 		f := files[name]
 		gz, br, err := compress.Bytes(f.raw, compress.DefaultBrotli)
 		if err == nil && len(gz) < len(f.raw)*9/10 {
@@ -89,36 +87,6 @@ func bundleFiles(dir string, o *bundle.Output) (map[string]*staticFile, error) {
 		return err
 	})
 	return files, err
-}
-
-// compressAll runs fn on each name, on every core.
-func compressAll(names []string, fn func(string) error) error {
-	work := make(chan string)
-	errs := make(chan error, len(names))
-	var wg sync.WaitGroup
-	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := range work {
-				if err := fn(n); err != nil {
-					errs <- err
-				}
-			}
-		}()
-	}
-	for _, n := range names {
-		work <- n
-	}
-	close(work)
-	wg.Wait()
-	close(errs)
-	return errors.Join(func() (all []error) {
-		for e := range errs {
-			all = append(all, e)
-		}
-		return
-	}()...)
 }
 
 // siteConfig is the tinyrag.json naming the bundles by their manifests.
@@ -137,15 +105,11 @@ func siteConfig(bs []siteBundle, base siteconfig.Config) siteconfig.Config {
 // "proxy": "/" says this server's own /api proxies are there. Every file
 // of a bundle is named by its content, so it goes out compressed as the
 // browser accepts and may be cached for good.
-func mountSiteConfig(mux *http.ServeMux, dirs []string, policy embed.Policy, starters []string, env serveEnv) error {
-	bs, err := readBundles(dirs)
-	if err != nil {
-		return err
-	}
+func mountSiteConfig(mux *http.ServeMux, bs []siteBundle, policy embed.Policy, starters []string, log *slog.Logger) {
 	base := siteconfig.Config{Proxy: siteconfig.SameOrigin, Starters: starters}
 	if len(policy.Origins) > 0 || policy.HostSubmit {
 		base.Embed = &policy
-		env.Log.Info("embedding allowed", "origins", policy.Origins, "host_submit", policy.HostSubmit)
+		log.Info("embedding allowed", "origins", policy.Origins, "host_submit", policy.HostSubmit)
 	}
 	cfg := siteConfig(bs, base).Marshal()
 	started := time.Now()
@@ -157,7 +121,7 @@ func mountSiteConfig(mux *http.ServeMux, dirs []string, policy embed.Policy, sta
 	for _, b := range bs {
 		b := b
 		m := b.out.Manifest
-		env.Log.Info("serving site knowledge", "bundle", b.name, "documents", m.Docs, "files", len(b.files), "bytes", m.Files.Bytes)
+		log.Info("serving site knowledge", "bundle", b.name, "documents", m.Docs, "files", len(b.files), "bytes", m.Files.Bytes)
 		mux.HandleFunc("GET "+path.Join("/bundles", b.name)+"/", func(w http.ResponseWriter, r *http.Request) {
 			name := r.URL.Path[len("/bundles/"+b.name+"/"):]
 			f := b.files[name]
@@ -169,5 +133,4 @@ func mountSiteConfig(mux *http.ServeMux, dirs []string, policy embed.Policy, sta
 			serveFile(w, r, f, bundle.IsContentNamed(name))
 		})
 	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package webapp
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"golang.org/x/net/html"
 
-	"tinyrag/app/ui"
+	"tinyrag/app/pages"
 	"tinyrag/server/pwa"
 )
 
@@ -70,19 +70,22 @@ func appHandler(res app.ResourceResolver, version string, head []string) *app.Ha
 }
 
 // generatedFiles are the files go-app makes rather than serves from
-// /web/; the service worker stores them with the assets. The embedded
-// view's page (embed.html) is one of them, so an embed works offline too.
-var generatedFiles = []string{"/", embedPage, "/app.js", "/wasm_exec.js", "/app.css"}
-
-// embedPage is the embedded view's page (ui.EmbedPath); legacyEmbedPage
-// is where `tinyrag serve` had it before, and redirects from.
-const (
-	embedPage       = ui.EmbedPath
-	legacyEmbedPage = "/embed"
-)
+// /web/: every page of app/pages, then go-app's scripts and styles. The
+// service worker stores them with the assets, so the embedded view's page
+// works offline too.
+func generatedFiles() []string {
+	var files []string
+	for _, p := range pages.All() {
+		files = append(files, p.Path)
+	}
+	return append(files, "/app.js", "/wasm_exec.js", "/app.css")
+}
 
 // isPage reports whether a generated file is an HTML page of the app.
-func isPage(path string) bool { return path == "/" || path == embedPage }
+func isPage(path string) bool {
+	p, ok := pages.Find(path)
+	return ok && p.Path == path
+}
 
 // loadedOnFirstUse are the assets the page fetches only when a feature is
 // first used, each megabytes of wasm. A first install of the worker leaves
@@ -97,7 +100,7 @@ var loadedOnFirstUse = map[string]bool{"/web/nanogo.wasm": true, "/web/importer.
 type builtPWA struct {
 	version   string
 	handler   *app.Handler
-	page      []byte            // the prerendered page, rendered once (see buildPWA)
+	pages     map[string][]byte // the prerendered pages by Path, each rendered once (see buildPWA)
 	generated map[string][]byte // go-app's other files by URL path ("/app.js")
 	worker    []byte
 	manifest  []byte
@@ -130,15 +133,17 @@ func buildPWA(assets *staticAssets, res app.ResourceResolver, release string, fi
 	}
 	placeholderHandler := appHandler(res, "version", nil)
 	placeholderHandler.WasmContentLength = wasmLen
-	placeholderFiles, placeholderPage, placeholder, err := renderGenerated(placeholderHandler, finishPage)
+	placeholderFiles, placeholderPages, placeholder, err := renderGenerated(placeholderHandler, finishPage)
 	if err != nil {
 		return nil, err
 	}
-	placeholderFiles["/"] = placeholderPage
+	for p, b := range placeholderPages {
+		placeholderFiles[p] = b
+	}
 	version := pwa.Version(append(stable(placeholder, placeholderFiles), static...), release)
 	h := appHandler(res, version, nil)
 	h.WasmContentLength = wasmLen
-	generated, page, sums, err := renderGenerated(h, finishPage)
+	generated, pageBytes, sums, err := renderGenerated(h, finishPage)
 	if err != nil {
 		return nil, err
 	}
@@ -148,19 +153,18 @@ func buildPWA(assets *staticAssets, res app.ResourceResolver, release string, fi
 	if err != nil {
 		return nil, err
 	}
-	return &builtPWA{version: version, handler: h, page: page, generated: generated, worker: worker, manifest: manifest}, nil
+	return &builtPWA{version: version, handler: h, pages: pageBytes, generated: generated, worker: worker, manifest: manifest}, nil
 }
 
 // renderGenerated asks go-app for each generated file, as a browser
-// would, and returns them, the page's bytes apart, and their checksums.
-// The page is kept and served as rendered here: go-app writes attributes
+// would, and returns them, the pages' bytes apart, and their checksums.
+// The pages are kept and served as rendered here: go-app writes attributes
 // in map order, so each render differs in bytes, and the worker checks the
 // exact bytes.
-func renderGenerated(h *app.Handler, finishPage func([]byte) ([]byte, error)) (map[string][]byte, []byte, []pwa.Asset, error) {
-	files := map[string][]byte{}
-	var page []byte
+func renderGenerated(h *app.Handler, finishPage func([]byte) ([]byte, error)) (map[string][]byte, map[string][]byte, []pwa.Asset, error) {
+	files, pageBytes := map[string][]byte{}, map[string][]byte{}
 	var sums []pwa.Asset
-	for _, p := range generatedFiles {
+	for _, p := range generatedFiles() {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, p, nil))
 		if w.Code != http.StatusOK {
@@ -173,14 +177,14 @@ func renderGenerated(h *app.Handler, finishPage func([]byte) ([]byte, error)) (m
 				return nil, nil, nil, err
 			}
 		}
-		if p == "/" {
-			page = body
+		if isPage(p) {
+			pageBytes[p] = body
 		} else {
 			files[p] = body
 		}
 		sums = append(sums, pwa.NewAsset(p, body))
 	}
-	return files, page, sums, nil
+	return files, pageBytes, sums, nil
 }
 
 // stable replaces the pages' checksums by ones of their canonical form
@@ -227,36 +231,36 @@ func (p *builtPWA) mount(mux *http.ServeMux) {
 	mux.Handle("GET /app-worker.js", serve("text/javascript; charset=utf-8", p.worker))
 	mux.Handle("GET /manifest.webmanifest", serve("application/manifest+json", p.manifest))
 	mux.Handle("GET /manifest.json", serve("application/manifest+json", p.manifest))
-	page := serve("text/html; charset=utf-8", p.page)
 	etag := `"` + p.version + `"`
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("ETag", etag)
-		if strings.Contains(r.Header.Get("If-None-Match"), etag) {
-			w.WriteHeader(http.StatusNotModified)
-			return
+	for _, pg := range pages.All() {
+		page := serve("text/html; charset=utf-8", p.pages[pg.Path])
+		if pg.Path == pages.RootPath {
+			// The app's own page, revalidated by the version.
+			mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("ETag", etag)
+				if strings.Contains(r.Header.Get("If-None-Match"), etag) {
+					w.WriteHeader(http.StatusNotModified)
+					return
+				}
+				page(w, r)
+			})
+		} else {
+			// Every other page as hashed for the worker; the embedded
+			// view's frame-ancestors come from the security headers
+			// around the mux.
+			mux.Handle("GET "+pg.Path, page)
 		}
-		page(w, r)
-	})
-	// The embedded view's page, as hashed for the worker; its own
-	// frame-ancestors come from the security headers around the mux.
-	mux.Handle("GET "+embedPage, serve("text/html; charset=utf-8", p.generated[embedPage]))
-	// Its address before it had an extension: frames made for that one
-	// are sent to the page every host serves (the query carries the
-	// embedding page's options).
-	mux.HandleFunc("GET "+legacyEmbedPage, func(w http.ResponseWriter, r *http.Request) {
-		u := *r.URL
-		u.Path = embedPage
-		http.Redirect(w, r, u.RequestURI(), http.StatusPermanentRedirect)
-	})
-	mux.Handle("/", p.handler)
-}
-
-// renderPage asks go-app for the app's page at path, as a browser would.
-func renderPage(h *app.Handler, path string) ([]byte, error) {
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
-	if w.Code != http.StatusOK {
-		return nil, fmt.Errorf("rendering %s: HTTP %d", path, w.Code)
+		// Earlier addresses: frames made for one are sent to the page
+		// every host serves (the query carries the embedding page's
+		// options).
+		for _, old := range pg.Moved {
+			to := pg.Path
+			mux.HandleFunc("GET "+old, func(w http.ResponseWriter, r *http.Request) {
+				u := *r.URL
+				u.Path = to
+				http.Redirect(w, r, u.RequestURI(), http.StatusPermanentRedirect)
+			})
+		}
 	}
-	return w.Body.Bytes(), nil
+	mux.Handle("/", p.handler)
 }

@@ -1,7 +1,6 @@
-package main
+package webapp
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -15,15 +14,23 @@ import (
 
 func testPWAServer(t *testing.T, release string) http.Handler {
 	t.Helper()
-	h, err := newServer(context.Background(), serveOptions{release: release}, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return testHandler(t, Config{Release: release})
 }
 
 var workerList = regexp.MustCompile(`(?s)const ASSETS = (\[.*?\]);`)
 var workerVersion = regexp.MustCompile(`const VERSION = "([0-9a-f]+)";`)
+
+// testHandler is the app as `tinyrag serve` mounts it, with c.
+func testHandler(t *testing.T, c Config) http.Handler {
+	t.Helper()
+	a, err := New(c, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	a.Mount(mux)
+	return a.Headers(mux)
+}
 
 func get(t *testing.T, h http.Handler, path string) *httptest.ResponseRecorder {
 	t.Helper()

@@ -1,10 +1,8 @@
-package main
+package webapp
 
 import (
 	"bytes"
-	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"html"
 	"io"
@@ -15,80 +13,46 @@ import (
 	"strings"
 
 	"tinyrag/app/embed"
+	"tinyrag/app/pages"
 	"tinyrag/app/siteconfig"
 	"tinyrag/app/ui"
 	"tinyrag/server/compress"
 )
 
-func init() {
-	register("static", "write the app as a static site any static host can serve", runStatic)
+// Site is what `tinyrag static` writes: its flags, parsed by cmd/tinyrag.
+type Site struct {
+	Out        string // the output folder
+	Base       string // the URL path the site is served under; "": every URL relative
+	Bundles    []string
+	LLMURL     string // preset OpenAI-compatible base URL for visitors
+	LLMModel   string
+	Proxy      string // origin of a tinyRAG server to use as proxy
+	ConnectSrc string // origins the page may connect to, CSP syntax
+	Embed      embed.Policy
+	Starters   []string // checked already (siteconfig.CheckStarters)
 }
 
-func runStatic(ctx context.Context, args []string) error {
-	return staticCommand(ctx, args, os.Stdout, os.Stderr)
-}
-
-// staticOptions are the flags of `tinyrag static`.
-type staticOptions struct {
-	out        string
-	base       string
-	bundles    []string
-	llmURL     string
-	llmModel   string
-	proxy      string
-	connectSrc string
-	embed      embed.Policy
-	starters   []string
-}
-
-// staticConnectSrc lets a visitor's browser reach a model on this
+// StaticConnectSrc lets a visitor's browser reach a model on this
 // computer, any https endpoint (a static site cannot proxy) and
 // Wikipedia.
-const staticConnectSrc = defaultConnectSrc + " https:"
+const StaticConnectSrc = DefaultConnectSrc + " https:"
 
-func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("static", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	var o staticOptions
-	fl.StringVar(&o.out, "o", "", "output folder (required; created, and emptied of an earlier static build)")
-	fl.StringVar(&o.base, "base", "", "the URL path the site is served under, e.g. /docs/assistant/, for absolute URLs; without it every URL is relative and the site works from any folder")
-	fl.Func("bundle", "ship this knowledge bundle folder (made by 'tinyrag bundle') as site knowledge; repeatable", func(v string) error {
-		o.bundles = append(o.bundles, v)
-		return nil
-	})
-	fl.StringVar(&o.llmURL, "llm-url", "", "preset OpenAI-compatible base URL for visitors (never a key)")
-	fl.StringVar(&o.llmModel, "model", "", "preset model name")
-	fl.StringVar(&o.proxy, "proxy", "", "origin of a tinyRAG server to use as proxy for the model and the web tools")
-	fl.StringVar(&o.connectSrc, "csp-connect", staticConnectSrc, "origins the page may connect to, CSP syntax")
-	fl.Func("embed-origins", "pages that may embed the app with embed.js, as origins like https://docs.example.org, comma-separated; repeatable. A static host cannot send frame-ancestors: the app checks its embedding page itself", func(v string) error {
-		return appendOrigins(&o.embed.Origins, v)
-	})
-	fl.BoolVar(&o.embed.HostSubmit, "embed-host-submit", false, "let embedding pages submit questions themselves; off, a host's question waits in the composer for the visitor")
-	starterFlag(fl, &o.starters)
-	if err := fl.Parse(args); err != nil {
-		return err
-	}
-	if o.out == "" || fl.NArg() > 0 {
-		fl.Usage()
-		return &exitError{code: 2, err: errors.New("need -o DIR and no other arguments")}
-	}
-	base, err := normalizeBase(o.base)
+// WriteSite writes the embedded app as a static site, with its bundles
+// and tinyrag.json, and says where on stdout.
+func WriteSite(o Site, stdout io.Writer) error {
+	base, err := normalizeBase(o.Base)
 	if err != nil {
 		return err
 	}
-	o.base = base
-	starters, err := checkStarters(o.starters)
-	if err != nil {
-		return fmt.Errorf("--starter: %w", err)
+	o.Base = base
+	cfg := siteconfig.Config{Proxy: strings.TrimRight(o.Proxy, "/"), Starters: o.Starters}
+	if len(o.Embed.Origins) > 0 || o.Embed.HostSubmit {
+		cfg.Embed = &o.Embed
 	}
-	cfg := siteconfig.Config{Proxy: strings.TrimRight(o.proxy, "/"), Starters: starters}
-	if len(o.embed.Origins) > 0 || o.embed.HostSubmit {
-		cfg.Embed = &o.embed
+	if o.LLMURL != "" {
+		cfg.LLM = &siteconfig.LLM{BaseURL: o.LLMURL, Model: o.LLMModel}
 	}
-	if o.llmURL != "" {
-		cfg.LLM = &siteconfig.LLM{BaseURL: o.llmURL, Model: o.llmModel}
-	}
-	bs, err := readBundles(o.bundles)
+	bs, err := readBundles(o.Bundles)
 	if err != nil {
 		return err
 	}
@@ -97,22 +61,18 @@ func staticCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if _, warns, err := siteconfig.Parse(cfgJSON); err != nil || len(warns) > 0 {
 		return fmt.Errorf("site config: %v %v", err, warns)
 	}
-	webRoot, err := fs.Sub(dist, "dist")
+	assets, err := embeddedAssets()
 	if err != nil {
 		return err
-	}
-	assets, err := loadStatic(webRoot, "web")
-	if err != nil {
-		return fmt.Errorf("reading embedded assets: %w", err)
 	}
 	if err := writeStatic(o, assets, bs, cfgJSON); err != nil {
 		return err
 	}
 	where := "any folder (relative URLs)"
-	if o.base != "" {
-		where = o.base
+	if o.Base != "" {
+		where = o.Base
 	}
-	fmt.Fprintf(stdout, "static site for %s written to %s (%d bundles)\n", where, o.out, len(bs))
+	fmt.Fprintf(stdout, "static site for %s written to %s (%d bundles)\n", where, o.Out, len(bs))
 	return nil
 }
 
@@ -148,34 +108,37 @@ func (b basePath) Resolve(location string) string {
 	return string(b) + strings.TrimPrefix(location, "/")
 }
 
-func writeStatic(o staticOptions, assets *staticAssets, bs []siteBundle, cfgJSON []byte) error {
+func writeStatic(o Site, assets *staticAssets, bs []siteBundle, cfgJSON []byte) error {
 	if !assets.has("/web/app.wasm") {
 		return errors.New("app.wasm is not embedded: build with 'make build' first")
 	}
-	if err := cleanOut(o.out); err != nil {
+	if err := cleanOut(o.Out); err != nil {
 		return err
 	}
 	ui.Routes()
-	csp := cspDirectives(o.connectSrc)
-	p, err := buildPWA(assets, basePath(o.base), "", func(page []byte) ([]byte, error) { return insertCSP(page, csp) })
+	csp := cspDirectives(o.ConnectSrc)
+	p, err := buildPWA(assets, basePath(o.Base), "", func(page []byte) ([]byte, error) { return insertCSP(page, csp) })
 	if err != nil {
 		return fmt.Errorf("static site: %w", err)
 	}
 	// The same service worker and manifest as `tinyrag serve` (server/pwa),
 	// and exactly the bytes the worker's list was made from: it refuses a
 	// file that differs.
-	files := map[string][]byte{"index.html": p.page, "app-worker.js": p.worker, "manifest.webmanifest": p.manifest}
+	files := map[string][]byte{"app-worker.js": p.worker, "manifest.webmanifest": p.manifest}
+	for _, pg := range pages.All() {
+		files[pg.File] = p.pages[pg.Path]
+	}
 	for path, b := range p.generated {
 		files[strings.TrimPrefix(path, "/")] = b
 	}
 	for name, b := range files {
-		if err := compress.WriteFile(filepath.Join(o.out, name), b, compress.DefaultBrotli); err != nil {
+		if err := compress.WriteFile(filepath.Join(o.Out, name), b, compress.DefaultBrotli); err != nil {
 			return err
 		}
 	}
 	// The embedded assets come precompressed already.
 	for p, f := range assets.files {
-		dst := filepath.Join(o.out, filepath.FromSlash(strings.TrimPrefix(p, "/")))
+		dst := filepath.Join(o.Out, filepath.FromSlash(strings.TrimPrefix(p, "/")))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
@@ -190,7 +153,7 @@ func writeStatic(o staticOptions, assets *staticAssets, bs []siteBundle, cfgJSON
 	}
 	for _, b := range bs {
 		for name, f := range b.files {
-			dst := filepath.Join(o.out, "bundles", b.name, filepath.FromSlash(name))
+			dst := filepath.Join(o.Out, "bundles", b.name, filepath.FromSlash(name))
 			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 				return err
 			}
@@ -204,7 +167,7 @@ func writeStatic(o staticOptions, assets *staticAssets, bs []siteBundle, cfgJSON
 			}
 		}
 	}
-	return os.WriteFile(filepath.Join(o.out, siteconfig.FileName), cfgJSON, 0o644)
+	return os.WriteFile(filepath.Join(o.Out, siteconfig.FileName), cfgJSON, 0o644)
 }
 
 // cleanOut creates the output folder, refusing to empty a folder that is

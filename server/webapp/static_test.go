@@ -1,11 +1,10 @@
-package main
+package webapp
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -17,10 +16,10 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"tinyrag/app/embed"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/bundle"
 	"tinyrag/app/siteconfig"
+	"tinyrag/server/bundler"
 	"tinyrag/server/pwa"
 )
 
@@ -55,14 +54,14 @@ func read(t *testing.T, p string) string {
 func TestStatic_WritesASiteThatAssumesNothingAboutItsBasePath(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "site")
 	bundleDir := filepath.Join(t.TempDir(), "docs")
-	if err := bundleCommand(context.Background(), []string{"-o", bundleDir, "../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+	if err := bundler.Command(context.Background(), []string{"-o", bundleDir, "../../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	bs, err := readBundles([]string{bundleDir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := staticOptions{out: dir, base: "/kb/", connectSrc: staticConnectSrc}
+	o := Site{Out: dir, Base: "/kb/", ConnectSrc: StaticConnectSrc}
 	cfg := siteConfig(bs, siteconfig.Config{LLM: &siteconfig.LLM{BaseURL: "http://127.0.0.1:11434/v1"}}).Marshal()
 	if err := writeStatic(o, fakeAssets(t), bs, cfg); err != nil {
 		t.Fatal(err)
@@ -122,7 +121,7 @@ func TestStatic_WritesASiteThatAssumesNothingAboutItsBasePath(t *testing.T) {
 // which sit at its base: copied into any folder it loads from there.
 func TestStatic_WithoutABaseEveryURLIsRelativeSoTheSiteWorksFromAnyFolder(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "site")
-	if err := writeStatic(staticOptions{out: dir, connectSrc: staticConnectSrc}, fakeAssets(t), nil, []byte(`{"version":1}`)); err != nil {
+	if err := writeStatic(Site{Out: dir, ConnectSrc: StaticConnectSrc}, fakeAssets(t), nil, []byte(`{"version":1}`)); err != nil {
 		t.Fatal(err)
 	}
 	rootRelative := regexp.MustCompile(`(?:href|src|content)="/[^"]*"`)
@@ -176,7 +175,7 @@ func TestStatic_WithoutABaseEveryURLIsRelativeSoTheSiteWorksFromAnyFolder(t *tes
 // file must have an extension.
 func TestStatic_EveryPageEndsInHTMLAndNoFileLacksAnExtension(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "site")
-	if err := writeStatic(staticOptions{out: dir, connectSrc: staticConnectSrc}, fakeAssets(t), nil, []byte(`{"version":1}`)); err != nil {
+	if err := writeStatic(Site{Out: dir, ConnectSrc: StaticConnectSrc}, fakeAssets(t), nil, []byte(`{"version":1}`)); err != nil {
 		t.Fatal(err)
 	}
 	pages := 0
@@ -217,7 +216,7 @@ func TestStatic_EveryPageEndsInHTMLAndNoFileLacksAnExtension(t *testing.T) {
 // first use as stored later.
 func TestStatic_WorkerListsEveryWrittenFileWithItsExactBytes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "site")
-	if err := writeStatic(staticOptions{out: dir, base: "/sub/", connectSrc: staticConnectSrc}, fakeAssets(t), nil, []byte(`{"version":1}`)); err != nil {
+	if err := writeStatic(Site{Out: dir, Base: "/sub/", ConnectSrc: StaticConnectSrc}, fakeAssets(t), nil, []byte(`{"version":1}`)); err != nil {
 		t.Fatal(err)
 	}
 	m := workerList.FindStringSubmatch(read(t, filepath.Join(dir, "app-worker.js")))
@@ -257,7 +256,7 @@ func TestStatic_WorkerListsEveryWrittenFileWithItsExactBytes(t *testing.T) {
 func TestStatic_RefusesToOverwriteAFolderThatIsNotAStaticBuild(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "thesis.tex"), []byte("precious"), 0o644)
-	err := writeStatic(staticOptions{out: dir, base: "/"}, fakeAssets(t), nil, siteconfig.Config{}.Marshal())
+	err := writeStatic(Site{Out: dir, Base: "/"}, fakeAssets(t), nil, siteconfig.Config{}.Marshal())
 	if err == nil || read(t, filepath.Join(dir, "thesis.tex")) != "precious" {
 		t.Fatalf("err %v", err)
 	}
@@ -278,12 +277,12 @@ func TestStatic_BasePath(t *testing.T) {
 
 func TestStatic_RefusesADamagedBundle(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "docs")
-	if err := bundleCommand(context.Background(), []string{"-o", dir, "../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+	if err := bundler.Command(context.Background(), []string{"-o", dir, "../../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	shards, _ := filepath.Glob(filepath.Join(dir, "t", "*.bin"))
 	os.WriteFile(shards[0], []byte("altered"), 0o644)
-	err := staticCommand(context.Background(), []string{"-o", t.TempDir(), "--bundle", dir}, &bytes.Buffer{}, &bytes.Buffer{})
+	err := WriteSite(Site{Out: t.TempDir(), Bundles: []string{dir}}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "damaged") {
 		t.Fatalf("err %v", err)
 	}
@@ -291,14 +290,10 @@ func TestStatic_RefusesADamagedBundle(t *testing.T) {
 
 func TestServe_PublishesBundlesAndTheSiteConfig(t *testing.T) {
 	bundleDir := filepath.Join(t.TempDir(), "docs")
-	if err := bundleCommand(context.Background(), []string{"-o", bundleDir, "../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+	if err := bundler.Command(context.Background(), []string{"-o", bundleDir, "../../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
-	mux := http.NewServeMux()
-	if err := mountSiteConfig(mux, []string{bundleDir}, embed.Policy{}, nil, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(mux)
+	srv := httptest.NewServer(testHandler(t, Config{Bundles: []string{bundleDir}}))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/" + siteconfig.FileName)
 	if err != nil {
@@ -353,7 +348,7 @@ func TestServe_RefusesAFileOrAFolderThatIsNoBundleAtStart(t *testing.T) {
 		{f, "rebuild it"},
 		{t.TempDir(), "not a bundle folder"},
 	} {
-		err := mountSiteConfig(http.NewServeMux(), []string{tt.path}, embed.Policy{}, nil, serveEnv{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		_, err := New(Config{Bundles: []string{tt.path}}, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err %v, want it to say %q", tt.path, err, tt.want)
 		}
