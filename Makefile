@@ -143,17 +143,18 @@ bench-wasm:
 
 # SciFact imported in headless Chromium, then the page reloaded: how long
 # until the knowledge base is searchable again (the reload target:
-# searchable within 1 s of start).
+# searchable within 1 s of start). A Go benchmark of server/e2e, run once.
 bench-reload: build e2e-deps
-	TINYRAG_E2E=1 TINYRAG_BENCH_SCIFACT=$(abspath $(SCIFACT)) $(GO) test -count=1 -run BenchReload -v ./server/e2e/ | grep -E '^(browser_import|--- |ok|FAIL)'
+	TINYRAG_E2E=1 TINYRAG_BENCH_SCIFACT=$(abspath $(SCIFACT)) $(GO) test -count=1 -run '^$$' -bench BenchmarkReload -benchtime 1x -timeout 20m ./server/e2e/ | grep -E '^(browser_import|--- |ok|FAIL)'
 
 # A first visit in headless Chromium with a fresh profile, the network
 # throttled to 10 Mbit/s (40 ms RTT), on this machine's CPU and with the CPU
 # slowed 4×: app.wasm's last byte, composer visible, app ready, bytes, first
-# knowledge search; five runs each, medians, with the load average. A
-# measurement that prints a table (docs/startup.md).
+# knowledge search; five runs each (TINYRAG_BENCH_RUNS), medians, with the
+# load average. A measurement that prints a table (docs/startup.md): a Go
+# benchmark of server/e2e, run once (it makes its own runs).
 bench-cold: build e2e-deps
-	TINYRAG_E2E=1 TINYRAG_BENCH_COLD=1 $(GO) test -count=1 -run BenchCold -v -timeout 20m ./server/e2e/ | grep -E '^(bench-cold|\||--- |ok|FAIL)'
+	TINYRAG_E2E=1 $(GO) test -count=1 -run '^$$' -bench BenchmarkCold -benchtime 1x -timeout 20m ./server/e2e/ | grep -E '^(bench-cold|\||--- |ok|FAIL)'
 
 # A static site's search, tinyRAG next to Pagefind 1.6.0: SciFact as HTML
 # pages (5k) and a site ten times larger (50k), each indexed by both and
