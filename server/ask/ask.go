@@ -1,3 +1,6 @@
+// Package ask is `tinyrag ask`: one question answered natively by the
+// engine the browser runs, with its tools (the registry in asktools.go,
+// the web tools in webtools.go), printed as text or as JSON events.
 package ask
 
 import (

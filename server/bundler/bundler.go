@@ -1,3 +1,5 @@
+// Package bundler is `tinyrag bundle`: files, folders or a built site's
+// HTML indexed into a knowledge bundle folder, with compressed siblings.
 package bundler
 
 import (
