@@ -23,8 +23,8 @@ const repoRoot = ".."
 // skipDirs are folders whose Markdown is not the repository's own: build
 // output and installed packages, all ignored by git.
 var skipDirs = map[string]bool{
-	"bin":             true,
-	"screenshots":     true,
+	"bin":                    true,
+	"screenshots":            true,
 	"server/webapp/dist/web": true,
 }
 
