@@ -6,7 +6,7 @@ GOROOT     := $(shell $(GO) env GOROOT)
 WASM_EXEC  := $(GOROOT)/lib/wasm/go_js_wasm_exec
 ADDR       ?= 127.0.0.1:8080
 WEB_OUT    := bin/web
-DIST       := server/dist/web
+DIST       := server/webapp/dist/web
 SCIFACT    ?= ../shared/data/scifact
 # brotli quality of the wasm files in what a deployment serves: make build
 # (bin/tinyrag), make static and every bench-* target use brotli's best.
@@ -66,26 +66,26 @@ wasm: browsermod
 server-deps:
 	@mkdir -p bin
 	$(GO) build -trimpath -o bin/precompress ./server/precompress
-	$(GO) build -trimpath -o /dev/null ./server
+	$(GO) build -trimpath -o /dev/null ./cmd/tinyrag
 
 # bin/tinyrag with every asset embedded and precompressed (gzip + brotli;
 # the wasm files at brotli's best, about a minute each, cached in bin/brcache
 # by content so unchanged wasm is not compressed again).
 build:
 	@$(MAKE) --no-print-directory -j2 wasm server-deps
-	@rm -rf $(DIST) server/dist/quick-build
+	@rm -rf $(DIST) server/webapp/dist/quick-build
 	./bin/precompress -cache bin/brcache -brotli-wasm $(BROTLI_WASM) -out $(DIST) assets/web $(wildcard assets/*.js) $(WEB_OUT)/*.wasm
-	$(GO) build -trimpath -o bin/tinyrag ./server
+	$(GO) build -trimpath -o bin/tinyrag ./cmd/tinyrag
 
 # The same for a local run, compressed quickly: bin/tinyrag-dev. The marker
-# server/dist/quick-build makes the binary say at start that it is not for
-# deployment (server/serve.go); make build removes it.
+# server/webapp/dist/quick-build makes the binary say at start that it is not for
+# deployment (server/webapp/dist.go); make build removes it.
 build-dev:
 	@$(MAKE) --no-print-directory -j2 wasm server-deps
 	@rm -rf $(DIST)
-	echo "brotli quality $(BROTLI_WASM_DEV) for the wasm files (make run); deploy what make build makes" > server/dist/quick-build
+	echo "brotli quality $(BROTLI_WASM_DEV) for the wasm files (make run); deploy what make build makes" > server/webapp/dist/quick-build
 	./bin/precompress -cache bin/brcache -brotli-wasm $(BROTLI_WASM_DEV) -out $(DIST) assets/web $(wildcard assets/*.js) $(WEB_OUT)/*.wasm
-	$(GO) build -trimpath -o bin/tinyrag-dev ./server
+	$(GO) build -trimpath -o bin/tinyrag-dev ./cmd/tinyrag
 
 # A static site any static host serves, from any folder (relative URLs):
 # make static BUNDLES="site-kb" (bundle folders made with ./bin/tinyrag
@@ -143,17 +143,18 @@ bench-wasm:
 
 # SciFact imported in headless Chromium, then the page reloaded: how long
 # until the knowledge base is searchable again (the reload target:
-# searchable within 1 s of start).
+# searchable within 1 s of start). A Go benchmark of server/e2e, run once.
 bench-reload: build e2e-deps
-	TINYRAG_E2E=1 TINYRAG_BENCH_SCIFACT=$(abspath $(SCIFACT)) $(GO) test -count=1 -run BenchReload -v ./server/e2e/ | grep -E '^(browser_import|--- |ok|FAIL)'
+	TINYRAG_E2E=1 TINYRAG_BENCH_SCIFACT=$(abspath $(SCIFACT)) $(GO) test -count=1 -run '^$$' -bench BenchmarkReload -benchtime 1x -timeout 20m ./server/e2e/ | grep -E '^(browser_import|--- |ok|FAIL)'
 
 # A first visit in headless Chromium with a fresh profile, the network
 # throttled to 10 Mbit/s (40 ms RTT), on this machine's CPU and with the CPU
 # slowed 4×: app.wasm's last byte, composer visible, app ready, bytes, first
-# knowledge search; five runs each, medians, with the load average. A
-# measurement that prints a table (docs/startup.md).
+# knowledge search; five runs each (TINYRAG_BENCH_RUNS), medians, with the
+# load average. A measurement that prints a table (docs/startup.md): a Go
+# benchmark of server/e2e, run once (it makes its own runs).
 bench-cold: build e2e-deps
-	TINYRAG_E2E=1 TINYRAG_BENCH_COLD=1 $(GO) test -count=1 -run BenchCold -v -timeout 20m ./server/e2e/ | grep -E '^(bench-cold|\||--- |ok|FAIL)'
+	TINYRAG_E2E=1 $(GO) test -count=1 -run '^$$' -bench BenchmarkCold -benchtime 1x -timeout 20m ./server/e2e/ | grep -E '^(bench-cold|\||--- |ok|FAIL)'
 
 # A static site's search, tinyRAG next to Pagefind 1.6.0: SciFact as HTML
 # pages (5k) and a site ten times larger (50k), each indexed by both and

@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/embed"
+	"tinyrag/app/pages"
 )
 
 // Pages are what drives each of the app's pages in the browser. The
@@ -29,29 +30,35 @@ type Pages struct {
 	EmbedOrigin string
 }
 
-// EmbedPath is the compact view's page, under the app's base path. It
-// ends in .html so that every static host, which picks the Content-Type
-// by extension, serves it as HTML; `tinyrag serve` serves the same URL,
-// so embed.js frames one URL everywhere.
-const EmbedPath = "/embed.html"
+// EmbedPath is the compact view's page, under the app's base path
+// (app/pages).
+const EmbedPath = pages.EmbedPath
 
 // IndexPath is the full app's page when a host or a visitor names the
 // file rather than its folder.
-const IndexPath = "/index.html"
+const IndexPath = pages.IndexPath
 
 // Routes registers the app's pages for the server, which prerenders them
 // without a controller and needs the same routes to tell app paths from
 // unknown ones.
 func Routes() { RoutesFor(Pages{}) }
 
-// RoutesFor registers the app's pages driven by p.
+// RoutesFor registers every page of the table in app/pages, driven by p:
+// the embed view gets the compact view, every other page the full app.
 func RoutesFor(p Pages) {
 	full := func() app.Composer { return &App{Ctrl: p.App} }
-	app.Route("/", full)
-	app.Route(IndexPath, full)
-	app.Route(EmbedPath, func() app.Composer {
+	compact := func() app.Composer {
 		return &EmbedView{Ctrl: p.Embed, Opts: p.EmbedOpts, Host: p.EmbedHost, Listen: p.EmbedListen, Refused: p.EmbedRefused, HostOrigin: p.EmbedOrigin}
-	})
+	}
+	for _, pg := range pages.All() {
+		c := full
+		if pg.Embed {
+			c = compact
+		}
+		for _, path := range append([]string{pg.Path}, pg.Aliases...) {
+			app.Route(path, c)
+		}
+	}
 }
 
 // BasePath is the app's base path in the browser: the folder that holds
@@ -76,5 +83,6 @@ func BasePath(page *url.URL, prefix string) string {
 // IsEmbedPage reports whether the page at path is the embedded view of
 // the app based at base (BasePath).
 func IsEmbedPage(path, base string) bool {
-	return path == strings.TrimSuffix(base, "/")+EmbedPath
+	pg, ok := pages.At(path, base)
+	return ok && pg.Embed
 }

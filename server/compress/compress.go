@@ -7,8 +7,11 @@ package compress
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"github.com/andybalholm/brotli"
 )
@@ -64,4 +67,35 @@ func WriteFile(dst string, b []byte, level int) error {
 		return err
 	}
 	return os.WriteFile(dst+".br", br, 0o644)
+}
+
+// Parallel runs fn on each name, on every core, and joins the errors:
+// compressing many files is CPU-bound and each file is independent.
+func Parallel(names []string, fn func(string) error) error {
+	work := make(chan string)
+	errs := make(chan error, len(names))
+	var wg sync.WaitGroup
+	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range work {
+				if err := fn(n); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	for _, n := range names {
+		work <- n
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	return errors.Join(func() (all []error) {
+		for e := range errs {
+			all = append(all, e)
+		}
+		return
+	}()...)
 }

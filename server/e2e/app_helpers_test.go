@@ -52,7 +52,7 @@ func appScripts() map[string][][]step {
 
 // openApp loads the app and waits until the wasm has taken over, the
 // stores are open and the model check has finished.
-func openApp(t *testing.T, b *browser, url string) {
+func openApp(t testing.TB, b *browser, url string) {
 	t.Helper()
 	b.do(t, 60*time.Second, "app loads and becomes ready",
 		chromedp.Navigate(url),
@@ -82,7 +82,7 @@ func ask(t *testing.T, b *browser, q string) {
 }
 
 // waitJS polls a JavaScript condition until it is true.
-func waitJS(t *testing.T, b *browser, timeout time.Duration, what, cond string) {
+func waitJS(t testing.TB, b *browser, timeout time.Duration, what, cond string) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -132,7 +132,7 @@ func setSelect(t *testing.T, b *browser, id, value string) {
 
 // scriptedApp is most tests' set-up: the scripted model, a tinyrag serve
 // proxying to it (with extraArgs) and a 1280×800 browser on the app, ready.
-func scriptedApp(t *testing.T, extraArgs ...string) (*browser, *server, *scriptedLLM) {
+func scriptedApp(t testing.TB, extraArgs ...string) (*browser, *server, *scriptedLLM) {
 	t.Helper()
 	llm := newScriptedLLM(t, appScripts())
 	srv := startServer(t, append([]string{"--llm-url", llm.BaseURL(), "--llm-probe=false"}, extraArgs...)...)

@@ -19,14 +19,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBenchCold_FirstVisit measures a first visit: a fresh browser profile,
+// BenchmarkCold_FirstVisit measures a first visit: a fresh browser profile,
 // the network throttled through the DevTools protocol (10 Mbit/s, 40 ms),
 // and the app loaded from the server — the case a static-site visitor or an
 // embed user meets — once on this machine's CPU and once with the CPU slowed
 // 4× (DevTools' mid-range phone). It is a measurement, not a pass/fail
-// timing: it runs only with TINYRAG_BENCH_COLD=1 (make bench-cold) and
-// prints a table of medians, with the machine's load average before and
-// after, since a busy machine slows every figure.
+// timing (make bench-cold runs it once, -benchtime=1x; it makes its own
+// runs, not b.N of them) and prints a table of medians, with the
+// machine's load average before and after, since a busy machine slows
+// every figure.
 //
 // Per run, in the page's own clock (milliseconds after navigation): when
 // app.wasm's last byte arrived (resource timing), when the composer became
@@ -44,10 +45,8 @@ import (
 // stores open, ready: see coldMarkNames); TINYRAG_BENCH_PROFILE=DIR writes
 // a Chromium performance trace of each row's first run into DIR and logs
 // where the main thread's time went.
-func TestBenchCold_FirstVisit(t *testing.T) {
-	if os.Getenv("TINYRAG_BENCH_COLD") != "1" {
-		t.Skip("set TINYRAG_BENCH_COLD=1 (make bench-cold)")
-	}
+func BenchmarkCold_FirstVisit(b *testing.B) {
+	var t testing.TB = b
 	runs := 5
 	if n, err := fmt.Sscan(os.Getenv("TINYRAG_BENCH_RUNS"), &runs); n != 1 || err != nil || runs < 1 {
 		runs = 5
@@ -188,7 +187,7 @@ const coldWasm = `(() => {
   return e ? [e.responseEnd, e.transferSize] : [0, 0];
 })()`
 
-func coldVisit(t *testing.T, srv *server, mbit, cpu float64, docs []string, traceFile string) coldRun {
+func coldVisit(t testing.TB, srv *server, mbit, cpu float64, docs []string, traceFile string) coldRun {
 	t.Helper()
 	proxy := newCountingProxy(t, strings.TrimPrefix(srv.URL, "http://"))
 	b := newBrowser(t, 1280, 800)
@@ -264,7 +263,7 @@ func coldVisit(t *testing.T, srv *server, mbit, cpu float64, docs []string, trac
 
 // coldKnowledgeFiles writes the small knowledge set: eight short Markdown
 // notes, one of them about what the benchmark searches for.
-func coldKnowledgeFiles(t *testing.T) []string {
+func coldKnowledgeFiles(t testing.TB) []string {
 	t.Helper()
 	dir := t.TempDir()
 	topics := []string{"kettles", "bicycles", "tides", "orchards", "printing presses", "glaciers", "violins", "lighthouses"}
@@ -290,7 +289,7 @@ func coldKnowledgeFiles(t *testing.T) []string {
 // coldKnowledge loads the knowledge set the way a first visitor would
 // today: importing files through the knowledge panel (which loads the
 // importer worker). It is its own step so a prebuilt bundle can replace it.
-func coldKnowledge(t *testing.T, b *browser, files []string) {
+func coldKnowledge(t testing.TB, b *browser, files []string) {
 	t.Helper()
 	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
 	b.do(t, 10*time.Second, "import files", chromedp.SetUploadFiles(chromedp.ID("kb-files"), files))
@@ -328,7 +327,7 @@ func (p *countingProxy) sentBy(at time.Time) int64 {
 	return n
 }
 
-func newCountingProxy(t *testing.T, target string) *countingProxy {
+func newCountingProxy(t testing.TB, target string) *countingProxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -15,13 +15,14 @@ import (
 	"tinyrag/app/knowledge/beir"
 )
 
-// TestBenchReload_SciFactKnowledgeBaseIsSearchableAfterReload measures the
+// BenchmarkReload_SciFactKnowledgeBaseIsSearchableAfterReload measures the
 // reload target (searchable within 1 s of start): a SciFact-sized
 // knowledge base (5,183 documents) imported in the browser, then the page
-// reloaded — how long until it is searchable again. It is a measurement, not a pass/fail
-// timing: it runs only with TINYRAG_BENCH_SCIFACT=<dir> (make bench-reload)
-// and prints one line.
-func TestBenchReload_SciFactKnowledgeBaseIsSearchableAfterReload(t *testing.T) {
+// reloaded — how long until it is searchable again. It is a measurement,
+// not a pass/fail timing: make bench-reload runs it once (-benchtime=1x)
+// on the SciFact folder in TINYRAG_BENCH_SCIFACT, and it prints one line.
+func BenchmarkReload_SciFactKnowledgeBaseIsSearchableAfterReload(bm *testing.B) {
+	var t testing.TB = bm
 	set, _, backup := scifactCorpus(t)
 
 	b, srv, _ := scriptedApp(t)
@@ -50,15 +51,15 @@ func TestBenchReload_SciFactKnowledgeBaseIsSearchableAfterReload(t *testing.T) {
 	t.Log(line)
 }
 
-// scifactCorpus reads SciFact from TINYRAG_BENCH_SCIFACT (skipping the
-// test without it) and writes it as a knowledge backup file, which the
-// benchmarks import in the browser as a user would, through the knowledge
+// scifactCorpus reads SciFact from TINYRAG_BENCH_SCIFACT (a benchmark
+// without it fails saying so) and writes it as a knowledge backup file,
+// which the benchmark imports in the browser as a user would, through the knowledge
 // panel (made by the same knowledge code, so only file parsing is skipped).
-func scifactCorpus(t *testing.T) (beir.Set, []knowledge.Input, string) {
+func scifactCorpus(t testing.TB) (beir.Set, []knowledge.Input, string) {
 	t.Helper()
 	dir := os.Getenv("TINYRAG_BENCH_SCIFACT")
 	if dir == "" {
-		t.Skip("set TINYRAG_BENCH_SCIFACT to the SciFact folder (make bench-reload, make bench-bundle)")
+		t.Fatal("set TINYRAG_BENCH_SCIFACT to the SciFact folder (make bench-reload does)")
 	}
 	set, err := beir.LoadDir(dir)
 	if err != nil {

@@ -33,7 +33,7 @@ var traceCategories = []string{
 	"blink.user_timing", "loading", "toplevel", "__metadata",
 }
 
-func startTrace(t *testing.T, b *browser) *traceRecorder {
+func startTrace(t testing.TB, b *browser) *traceRecorder {
 	t.Helper()
 	r := &traceRecorder{b: b, done: make(chan struct{})}
 	if err := chromedp.Listen(b.ctx, func(ev any) {
@@ -61,7 +61,7 @@ func startTrace(t *testing.T, b *browser) *traceRecorder {
 
 // stop ends the trace, writes it to file (Chrome's JSON trace format, which
 // DevTools' Performance panel and Perfetto open) and logs its summary.
-func (r *traceRecorder) stop(t *testing.T, file string) {
+func (r *traceRecorder) stop(t testing.TB, file string) {
 	t.Helper()
 	if _, err := chromedp.Call(r.b.ctx, tracing.End, struct{}{}); err != nil {
 		t.Fatalf("ending the trace: %v", err)

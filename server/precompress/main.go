@@ -2,7 +2,7 @@
 // writes .gz and .br siblings for each one that compresses well, so the
 // server never compresses at request time.
 //
-//	go run ./server/precompress -out server/dist/web assets/web bin/app.wasm
+//	go run ./server/precompress -out server/webapp/dist/web assets/web bin/app.wasm
 //
 // A directory argument is copied recursively; a file lands at the top of -out.
 //

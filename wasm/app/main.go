@@ -24,6 +24,7 @@ import (
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/importrun"
 	"tinyrag/app/nanogo"
+	pagetable "tinyrag/app/pages"
 	"tinyrag/app/siteconfig"
 	"tinyrag/app/storage"
 	"tinyrag/app/ui"
@@ -52,7 +53,7 @@ func main() {
 		}
 		// The file importers too (their default URLs assume the site's root).
 		importrun.WorkerScript = root + "web/importer-worker.js?exec=" + url.QueryEscape(root+"wasm_exec.js")
-		if ui.IsEmbedPage(page.Path, root) {
+		if pg, _ := pagetable.At(page.Path, root); pg.Embed {
 			pages = embedPages(deps, page.Query())
 		} else {
 			deps.OpenChats = func(ctx context.Context) (chats.Store, error) { return chats.OpenIDB(ctx) }

@@ -1,0 +1,77 @@
+package bundler
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/bundle"
+)
+
+// dirFetch reads a bundle's files from its folder, as a browser would
+// from a host.
+func dirFetch(dir string) bundle.Fetch {
+	return func(_ context.Context, name string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+	}
+}
+
+func TestBundleCommand_WritesABundleFolderTheAppCanOpen(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	var stdout, stderr bytes.Buffer
+	err := Command(context.Background(), []string{"-o", out, "-prefix", "docs/", "../../app/knowledge/bundle/testdata/site"}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("%v (stderr %s)", err, stderr.String())
+	}
+	o, err := bundle.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "3 documents") || !strings.Contains(stdout.String(), o.SHA256) || !strings.Contains(stdout.String(), o.ManifestName) {
+		t.Errorf("stdout = %q", stdout.String())
+	}
+	for name := range o.Files {
+		if _, err := os.Stat(filepath.Join(out, name+".br")); err != nil && !strings.HasSuffix(name, ".bin") {
+			t.Errorf("%s has no .br sibling", name)
+		}
+	}
+	ix, err := bundle.Open(context.Background(), o.ManifestName, o.SHA256, dirFetch(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.Manifest().Title != "site" {
+		t.Errorf("title %q, want the folder's name", ix.Manifest().Title)
+	}
+	hits, err := ix.Search(context.Background(), "prune", knowledge.SearchOptions{K: 1})
+	if err != nil || len(hits) == 0 || hits[0].Source != "docs/guide/pruning.html" {
+		t.Fatalf("hits %+v, err %v", hits, err)
+	}
+	// Written again over itself: the earlier bundle is replaced.
+	if err := Command(context.Background(), []string{"-o", out, "../../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Fatalf("over an earlier bundle: %v", err)
+	}
+}
+
+func TestBundleCommand_RefusesToReplaceAFolderThatIsNoBundle(t *testing.T) {
+	out := t.TempDir()
+	os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644)
+	err := Command(context.Background(), []string{"-o", out, "../../app/knowledge/bundle/testdata/site"}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "holds no earlier bundle") {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "notes.txt")); err != nil {
+		t.Error("the folder's own file is gone")
+	}
+}
+
+func TestBundleCommand_NeedsAnOutputAndAPath(t *testing.T) {
+	for _, args := range [][]string{{"../app"}, {"-o", "x"}} {
+		if err := Command(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
+}
