@@ -155,6 +155,24 @@ func (c *Controller) HostSubmit() bool {
 	return c.rt != nil && c.rt.SiteConfig() != nil && c.rt.SiteConfig().EmbedPolicy().HostSubmit
 }
 
+// HostSubmitOnceKnown is HostSubmit once the site's config was read: the
+// app is ready before it arrives, and a question that came with the
+// page's address must not go by the default for want of it. It waits up
+// to siteConfigWait; a site slower than that gets the default (off).
+func (c *Controller) HostSubmitOnceKnown() bool {
+	c.mu.Lock()
+	rt := c.rt
+	c.mu.Unlock()
+	if rt == nil || !rt.SiteConfigRead(siteConfigWait) {
+		return false
+	}
+	return c.HostSubmit()
+}
+
+// siteConfigWait is how long a question from the page's address waits
+// for the site's config to say whether it may be sent at once.
+const siteConfigWait = 10 * time.Second
+
 // SetFeedback keeps the visitor's rating of the answer at index of chat
 // chatID with it, and tells the observer (an embedding page hears it).
 // Rating again replaces the earlier rating.

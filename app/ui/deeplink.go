@@ -26,10 +26,19 @@ func linkQuestion(q url.Values) string {
 // model or ask in their name, so the question waits in the composer for
 // them to send — unless the site's owner turned host submit on
 // (tinyrag.json "embed": {"host_submit": true}).
+//
+// Whether host submit is on is known once the site's config was read,
+// which may come after the app is ready: the decision waits off the UI
+// goroutine.
 func askFromLink(ctx app.Context, ctrl *Controller, q string) {
-	if ctrl.HostSubmit() && ctrl.Ask(q) != AskRefused {
-		ctx.Defer(func(app.Context) { stickToBottom(true) })
-		return
-	}
-	setDraft(ctx, q)
+	ctx.Async(func() {
+		submit := ctrl.HostSubmitOnceKnown()
+		ctx.Dispatch(func(ctx app.Context) {
+			if submit && ctrl.Ask(q) != AskRefused {
+				ctx.Defer(func(app.Context) { stickToBottom(true) })
+				return
+			}
+			setDraft(ctx, q)
+		})
+	})
 }

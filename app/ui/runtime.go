@@ -46,6 +46,11 @@ type Runtime struct {
 	// bundles opened (or found absent); searches wait for it (OpenedSite).
 	siteOpened chan struct{}
 	siteOnce   sync.Once
+	// siteRead is closed once the site's config was read (or found
+	// absent): what depends on the site owner's choices waits for it
+	// (SiteConfigRead).
+	siteRead     chan struct{}
+	siteReadOnce sync.Once
 	// SiteGone is called when a file of a bundle is gone from the host:
 	// the site published new knowledge, and the config is read again.
 	SiteGone func()

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 
 	"tinyrag/app/chats"
 	"tinyrag/app/httpdo"
@@ -164,6 +165,31 @@ func (rt *Runtime) OpenedSite() {
 			close(rt.siteOpened)
 		}
 	})
+}
+
+// readSiteConfig says the site's config was read, or found absent.
+func (rt *Runtime) readSiteConfig() {
+	rt.siteReadOnce.Do(func() {
+		if rt.siteRead != nil {
+			close(rt.siteRead)
+		}
+	})
+}
+
+// SiteConfigRead waits, up to wait, until the site's config was read (or
+// found absent); it reports whether it was.
+func (rt *Runtime) SiteConfigRead(wait time.Duration) bool {
+	if rt.siteRead == nil {
+		return true
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-rt.siteRead:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // siteIsOpen reports whether OpenedSite was called.

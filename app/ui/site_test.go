@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"tinyrag/app/embed"
 	"tinyrag/app/httpdo"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/bundle"
@@ -272,4 +273,40 @@ func TestController_ASearchTypedWhileTheSiteOpensIsAnsweredOnceItIsOpen(t *testi
 		return len(s.Hits) > 0 && s.Hits[0].Source == "guide/pruning.html"
 	})
 	c.Wait()
+}
+
+// A question that came with the page's address is sent at once only where
+// the site's config turns host submit on; the config arrives after the app
+// is ready, and the decision waits for it.
+func TestController_HostSubmitWaitsForTheSiteConfig(t *testing.T) {
+	for _, allow := range []bool{true, false} {
+		gate := make(chan struct{})
+		host := staticHost(t, siteconfig.Config{Embed: &embed.Policy{HostSubmit: allow}}, nil)
+		slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/kb/"+siteconfig.FileName {
+				<-gate
+			}
+			host.Config.Handler.ServeHTTP(w, r)
+		}))
+		t.Cleanup(slow.Close)
+		c := NewController(Deps{
+			Origin:    slow.URL,
+			HTTP:      httpdo.NetHTTP{Client: slow.Client()},
+			ConfigURL: slow.URL + "/kb/" + siteconfig.FileName,
+			Models:    func(context.Context, Settings) ([]string, error) { return nil, errors.New("no model here") },
+		})
+		rec := newRecorder()
+		c.Start(rec)
+		waitFor(t, "the app is ready", func() bool { return rec.status().Ready })
+		if c.HostSubmit() {
+			t.Errorf("host submit %v: on before the config arrived", allow)
+		}
+		got := make(chan bool, 1)
+		go func() { got <- c.HostSubmitOnceKnown() }()
+		close(gate)
+		if g := <-got; g != allow {
+			t.Errorf("host submit %v in the config: HostSubmitOnceKnown = %v", allow, g)
+		}
+		c.Wait()
+	}
 }

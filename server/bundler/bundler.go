@@ -72,11 +72,11 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// writeBundleDir writes the bundle's files and their .gz and .br siblings.
+// writeBundleDir writes the bundle's files and their .gz and .br siblings
+// into dir, a fresh folder, each file and its siblings by one of a few
+// workers: compressing is most of the work, and a site has thousands of
+// small files.
 func writeBundleDir(dir string, o *bundle.Output) error {
-	if err := o.WriteDir(dir); err != nil {
-		return err
-	}
 	names := make([]string, 0, len(o.Files))
 	for n := range o.Files {
 		names = append(names, n)

@@ -26,13 +26,22 @@ func Bytes(b []byte, level int) (gz, br []byte, err error) {
 }
 
 // BytesWith is Bytes with brotli's options in full (a larger window for
-// big wasm files).
+// big wasm files). Without a window (LGWin 0) it picks the smallest that
+// holds b, as brotli's own one-shot encoder does: a small file then gets
+// a small hash table instead of clearing megabytes for every file, which
+// made compressing a bundle's thousands of small shards the slowest part
+// of building it.
 func BytesWith(b []byte, opt brotli.WriterOptions) (gz, br []byte, err error) {
 	var g bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&g, gzip.BestCompression)
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
+	zw.Reset(&g)
 	zw.Write(b)
 	if err := zw.Close(); err != nil {
 		return nil, nil, err
+	}
+	if opt.LGWin == 0 {
+		opt.LGWin = window(len(b))
 	}
 	var r bytes.Buffer
 	bw := brotli.NewWriterOptions(&r, opt)
@@ -98,4 +107,21 @@ func Parallel(names []string, fn func(string) error) error {
 		}
 		return
 	}()...)
+}
+
+// gzipWriters keeps gzip's writers (about a megabyte each at its best
+// compression) for the next file.
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
+	return zw
+}}
+
+// window is the smallest brotli window (log2 of its size, 10 to 22, the
+// default) whose span, less brotli's 16 bytes, holds n bytes.
+func window(n int) int {
+	lg := 10
+	for lg < 22 && 1<<lg-16 < n {
+		lg++
+	}
+	return lg
 }

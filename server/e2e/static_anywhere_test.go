@@ -345,3 +345,46 @@ func TestStaticSite_ADamagedShardFailsOnlyTheSearchesThatNeedIt(t *testing.T) {
 	ask(t, b, "What is 6 * 7?")
 	waitJS(t, b, 30*time.Second, "the calculator answers", lastAnswer+`.includes("42")`)
 }
+
+// On a first visit the page asks for the site's config and its bundle's
+// manifest while app.wasm is still downloading, each once: the app takes
+// those responses (site-prefetch.js) instead of asking again, so a first
+// search does not wait two round trips after the app is ready.
+func TestStaticSite_ConfigAndManifestAreFetchedDuringTheDownloadAndOnce(t *testing.T) {
+	site := siteAnywhere(t)
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, site.URL+anywherePath)
+	waitJS(t, b, 30*time.Second, "the site's knowledge open", `performance.getEntriesByName("tinyrag:site").length > 0`)
+	type fetched struct {
+		Path       string
+		Start, End float64
+	}
+	got := eval[[]fetched](t, b, `performance.getEntriesByType("resource").map((e) => ({path: new URL(e.name).pathname, start: e.startTime, end: e.responseEnd}))`)
+	var wasmEnd float64
+	var config, manifests []fetched
+	for _, f := range got {
+		switch {
+		case strings.HasSuffix(f.Path, "/app.wasm"):
+			wasmEnd = f.End
+		case strings.HasSuffix(f.Path, "/tinyrag.json"):
+			config = append(config, f)
+		case strings.Contains(f.Path, "/manifest-") && strings.HasSuffix(f.Path, ".json"):
+			manifests = append(manifests, f)
+		}
+	}
+	if wasmEnd == 0 {
+		t.Fatalf("no app.wasm among the page's requests: %+v", got)
+	}
+	for what, fs := range map[string][]fetched{"tinyrag.json": config, "the bundle's manifest": manifests} {
+		if len(fs) != 1 {
+			t.Errorf("%s requested %d times, want once: %+v", what, len(fs), fs)
+			continue
+		}
+		if fs[0].Start >= wasmEnd {
+			t.Errorf("%s requested at %.0f ms, after app.wasm had arrived (%.0f ms)", what, fs[0].Start, wasmEnd)
+		}
+	}
+	if p := b.Problems(); len(p) > 0 {
+		t.Errorf("browser reported problems:\n%v", p)
+	}
+}
