@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"tinyrag/app/calc"
 	"tinyrag/app/chats"
 	"tinyrag/app/engine"
 	"tinyrag/app/httpdo"
@@ -16,6 +15,7 @@ import (
 	"tinyrag/app/nanogo"
 	"tinyrag/app/siteconfig"
 	"tinyrag/app/tool"
+	"tinyrag/app/tools"
 	"tinyrag/app/web"
 )
 
@@ -71,28 +71,22 @@ func (rt *Runtime) registry(s Settings, num *knowledge.Numbering) *tool.Registry
 	if sc.Wikipedia.Base == "" {
 		sc.Wikipedia.Lang = rt.wikiConfig(s).Lang
 	}
-	reg := tool.NewRegistry(calc.Tool())
+	o := tools.Options{Numbering: num, NanoGo: rt.NanoGo, AllowNanoGo: s.AllowNanoGo}
 	for _, t := range web.BrowserTools(rt.Proxy(), sc, rt.HTTP) {
-		reg.Register(offlineAware(t, rt.Online, s.Lang))
+		o.Web = append(o.Web, offlineAware(t, rt.Online, s.Lang))
 	}
 	if !sc.Web.Enabled || rt.Proxy() == "" {
 		// The server turned the web off (--no-web): the tools would
 		// only fail.
-		for _, n := range []string{web.URLFetchName, web.WebSearchName} {
-			reg.SetEnabled(n, false)
-		}
+		o.Off = append(o.Off, web.URLFetchName, web.WebSearchName)
+	}
+	if s.NoWebSearch {
+		o.Off = append(o.Off, web.WebSearchName)
 	}
 	if rt.KB != nil || len(rt.Site.Bundles()) > 0 {
-		reg.Register(knowledge.NewNumberedTool(rt.Retriever(), num))
+		o.Knowledge = rt.Retriever()
 	}
-	if rt.NanoGo != nil {
-		reg.Register(nanogo.Tool(rt.NanoGo))
-	}
-	reg.SetEnabled("nanogo", s.AllowNanoGo)
-	if s.NoWebSearch {
-		reg.SetEnabled(web.WebSearchName, false)
-	}
-	return reg
+	return tools.Registry(o)
 }
 
 func (rt *Runtime) wikiConfig(s Settings) web.WikiConfig {
