@@ -47,7 +47,8 @@ func TestScreenshots_MainScreens(t *testing.T) {
 			time.Sleep(300 * time.Millisecond)
 			phone := sz.name == "phone"
 
-			click("settings-close")
+			// Settings are closed here: by the theme's click above, or at
+			// the end of the previous size.
 			if phone {
 				navOpen(false)
 			}
