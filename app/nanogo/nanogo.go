@@ -101,11 +101,14 @@ func (e *ProgramError) Error() string { return e.Err.Error() }
 // Unwrap gives errors.Is access to the cause, e.g. ErrTimeout.
 func (e *ProgramError) Unwrap() error { return e.Err }
 
+// Name is the tool's protocol name.
+const Name = "nanogo"
+
 // Tool returns the "nanogo" tool backed by r. Register it disabled unless
-// the user allowed nanoGo (tool.Registry.SetEnabled("nanogo", false)).
+// the user allowed nanoGo (tool.Registry.SetEnabled(Name, false)).
 func Tool(r Runner) tool.Tool {
 	return tool.Func{
-		ToolName: "nanogo",
+		ToolName: Name,
 		Elem:     tool.Source,
 		Desc: "Run a short Go program and return what it prints. Bare statements like " +
 			"fmt.Println(2 + 2) or a full package main; only a pure standard-library subset " +

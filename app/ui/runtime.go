@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"tinyrag/app/calc"
 	"tinyrag/app/chats"
 	"tinyrag/app/engine"
 	"tinyrag/app/httpdo"
@@ -17,6 +16,7 @@ import (
 	"tinyrag/app/nanogo"
 	"tinyrag/app/siteconfig"
 	"tinyrag/app/tool"
+	"tinyrag/app/tools"
 	"tinyrag/app/web"
 )
 
@@ -77,28 +77,22 @@ func (rt *Runtime) registry(s Settings, num *ragtool.Numbering) *tool.Registry {
 	if sc.Wikipedia.Base == "" {
 		sc.Wikipedia.Lang = rt.wikiConfig(s).Lang
 	}
-	reg := tool.NewRegistry(calc.Tool())
+	o := tools.Options{Numbering: num, NanoGo: rt.NanoGo, AllowNanoGo: s.AllowNanoGo}
 	for _, t := range web.BrowserTools(rt.Proxy(), sc, rt.HTTP) {
-		reg.Register(offlineAware(t, rt.Online, s.Lang))
+		o.Web = append(o.Web, offlineAware(t, rt.Online, s.Lang))
 	}
 	if !sc.Web.Enabled || rt.Proxy() == "" {
 		// The server turned the web off (--no-web): the tools would
 		// only fail.
-		for _, n := range []string{web.URLFetchName, web.WebSearchName} {
-			reg.SetEnabled(n, false)
-		}
+		o.Off = append(o.Off, web.URLFetchName, web.WebSearchName)
+	}
+	if s.NoWebSearch {
+		o.Off = append(o.Off, web.WebSearchName)
 	}
 	if rt.KB != nil || len(rt.Site.Bundles()) > 0 {
-		reg.Register(ragtool.NewNumberedTool(rt.Retriever(), num))
+		o.Knowledge = rt.Retriever()
 	}
-	if rt.NanoGo != nil {
-		reg.Register(nanogo.Tool(rt.NanoGo))
-	}
-	reg.SetEnabled("nanogo", s.AllowNanoGo)
-	if s.NoWebSearch {
-		reg.SetEnabled(web.WebSearchName, false)
-	}
-	return reg
+	return tools.Registry(o)
 }
 
 func (rt *Runtime) wikiConfig(s Settings) web.WikiConfig {

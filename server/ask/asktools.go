@@ -8,22 +8,20 @@ import (
 	"strings"
 	"time"
 
-	"tinyrag/app/calc"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/importer"
-	"tinyrag/app/knowledge/ragtool"
 	"tinyrag/app/nanogo"
 	"tinyrag/app/tool"
+	"tinyrag/app/tools"
+	"tinyrag/app/web"
 )
 
 // askRegistry builds the tools `tinyrag ask` offers the model, and the
 // knowledge base the engine retrieves context from (nil without --kb).
-// It is one plain list on purpose: a tool that is not registered here is
-// simply unknown to the model (its calls are skipped as unknown_tool).
+// The list is app/tools', the browser app's too: a tool not registered
+// there is simply unknown to the model (its calls are skipped as
+// unknown_tool).
 func askRegistry(ctx context.Context, o askOptions) (*tool.Registry, tool.Retriever, error) {
-	reg := tool.NewRegistry(
-		calc.Tool(),
-	)
 	getenv := o.getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -32,9 +30,6 @@ func askRegistry(ctx context.Context, o askOptions) (*tool.Registry, tool.Retrie
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, t := range webTools {
-		reg.Register(t)
-	}
 
 	var kb tool.Retriever
 	if len(o.kb) > 0 {
@@ -42,7 +37,6 @@ func askRegistry(ctx context.Context, o askOptions) (*tool.Registry, tool.Retrie
 		if err != nil {
 			return nil, nil, err
 		}
-		reg.Register(ragtool.NewTool(k))
 		kb = k
 	}
 
@@ -54,16 +48,16 @@ func askRegistry(ctx context.Context, o askOptions) (*tool.Registry, tool.Retrie
 	if err != nil {
 		return nil, nil, fmt.Errorf("locating the tinyrag binary for nanogo: %w", err)
 	}
-	reg.Register(nanogo.Tool(nanogo.ChildRunner{Exe: exe, Args: []string{"nanogo-child"}, Timeout: childTimeout(o.cfg.ToolTimeout)}))
-
-	// Switches for tools registered above (or by their packages later);
-	// SetEnabled remembers a name even before its tool is registered.
-	reg.SetEnabled("nanogo", o.allowNanogo)
-	if o.noWeb {
-		for _, name := range []string{"url_fetch", "websearch", "wikipedia"} {
-			reg.SetEnabled(name, false)
-		}
+	opts := tools.Options{
+		Web:         webTools,
+		Knowledge:   kb,
+		NanoGo:      nanogo.ChildRunner{Exe: exe, Args: []string{"nanogo-child"}, Timeout: childTimeout(o.cfg.ToolTimeout)},
+		AllowNanoGo: o.allowNanogo,
 	}
+	if o.noWeb {
+		opts.Off = web.ToolNames
+	}
+	reg := tools.Registry(opts)
 	return reg, kb, nil
 }
 

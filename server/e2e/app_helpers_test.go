@@ -140,3 +140,36 @@ func scriptedApp(t testing.TB, extraArgs ...string) (*browser, *server, *scripte
 	openApp(t, b, srv.URL+"/")
 	return b, srv, llm
 }
+
+// clickJS clicks the first element matching selector from script, and
+// fails the test when there is none: a click that silently hits nothing
+// would leave the test checking a page the user never reached.
+func clickJS(t *testing.T, b *browser, selector string) {
+	t.Helper()
+	if !eval[bool](t, b, clickExpr(selector)) {
+		t.Fatalf("clicking %s: no element matches (page problems: %v)", selector, b.Problems())
+	}
+}
+
+// clickExpr is the script clickJS and clickInFrame run: it reports
+// whether an element matched.
+func clickExpr(selector string) string {
+	return fmt.Sprintf(`(() => { const el = document.querySelector(%q); if (el) el.click(); return !!el; })()`, selector)
+}
+
+// waitStoredChats waits until the chats the app saved in IndexedDB
+// (tinyrag-chats, as JSON text s) satisfy cond: saving is asynchronous,
+// so a reload right after what the page shows could find the old record.
+func waitStoredChats(t *testing.T, b *browser, timeout time.Duration, what, cond string) {
+	t.Helper()
+	expr := `(async () => {
+  const db = await new Promise((ok, fail) => { const r = indexedDB.open("tinyrag-chats"); r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error); });
+  try {
+    if (!db.objectStoreNames.contains("chats")) return false;
+    const all = await new Promise((ok, fail) => { const r = db.transaction("chats").objectStore("chats").getAll(); r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error); });
+    const s = JSON.stringify(all);
+    return !!(` + cond + `);
+  } finally { db.close(); }
+})()`
+	waitFor(t, timeout, what+" (stored: "+cond+")", func() bool { return eval[bool](t, b, expr) })
+}

@@ -345,7 +345,7 @@ func TestAskDocs_SearchAsYouTypeOpensThePassageAndAsksAboutIt(t *testing.T) {
 		t.Errorf("the citation [1] links to %q (target %q): want the pruning passage, in the window around the panel", ref.Href, ref.Target)
 	}
 	// The citation dialog shows the passage and links to it too.
-	evalInFrame[bool](t, b, frame, `(document.querySelector(".citations .citation").click(), true)`)
+	clickInFrame(t, b, frame, `.citations .citation`)
 	waitFor(t, 10*time.Second, "the citation dialog", func() bool { return evalInFrame[bool](t, b, frame, `!!document.getElementById("cite-link")`) })
 	var dlg struct{ Href, Target, Text string }
 	json.Unmarshal([]byte(evalInFrame[string](t, b, frame, `JSON.stringify({href: document.getElementById("cite-link").href, target: document.getElementById("cite-link").target, text: document.querySelector(".cite-text").innerText})`)), &dlg)
@@ -353,7 +353,7 @@ func TestAskDocs_SearchAsYouTypeOpensThePassageAndAsksAboutIt(t *testing.T) {
 		t.Errorf("citation dialog %+v", dlg)
 	}
 	// Following it opens the page at the passage in the top window.
-	evalInFrame[bool](t, b, frame, `(document.getElementById("cite-link").click(), true)`)
+	clickInFrame(t, b, frame, "#cite-link")
 	waitJS(t, b, 15*time.Second, "the top window at the cited page", `location.pathname === "/docs/pruning.html"`)
 	if u := currentURL(t, b); !strings.Contains(u, "#:~:text=") {
 		t.Errorf("the citation opened %q, without the passage", u)
@@ -499,17 +499,17 @@ func TestAskDocs_StartersAskParamFeedbackAndUnanswered(t *testing.T) {
 	waitFor(t, 10*time.Second, "the rating buttons", func() bool {
 		return evalInFrame[bool](t, b, frame, `!!document.querySelector(".msg.assistant .rate-down")`)
 	})
-	evalInFrame[bool](t, b, frame, `(document.querySelector(".msg.assistant .rate-down").click(), true)`)
+	clickInFrame(t, b, frame, `.msg.assistant .rate-down`)
 	waitFor(t, 10*time.Second, "the feedback form", func() bool {
 		return evalInFrame[bool](t, b, frame, `!!document.querySelector(".fb-form [data-reason=incorrect]")`)
 	})
-	evalInFrame[bool](t, b, frame, `(document.querySelector(".fb-form [data-reason=incorrect]").click(), true)`)
+	clickInFrame(t, b, frame, `.fb-form [data-reason=incorrect]`)
 	waitFor(t, 5*time.Second, "the reason chosen", func() bool {
 		return evalInFrame[bool](t, b, frame, `document.querySelector(".fb-form [data-reason=incorrect]").getAttribute("aria-pressed") === "true"`)
 	})
 	evalInFrame[bool](t, b, frame, `(() => { const n = document.querySelector(".fb-note"); n.value = "It is autumn in my hemisphere."; n.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
 	time.Sleep(200 * time.Millisecond)
-	evalInFrame[bool](t, b, frame, `(document.querySelector(".fb-send").click(), true)`)
+	clickInFrame(t, b, frame, `.fb-send`)
 	waitJS(t, b, 10*time.Second, "the host hears the feedback", `window.__got.feedback.length > 0`)
 	var fb struct {
 		V                                    int
@@ -653,13 +653,13 @@ func TestAskDocs_Screenshots(t *testing.T) {
 				frame := embedFrame(t, b, app.URL)
 				waitFor(t, 30*time.Second, "the starters", func() bool { return evalInFrame[bool](t, b, frame, `!!document.querySelector("#starters button")`) })
 				shot(t, b, "panel-"+dev.name+"-"+scheme+"-starters")
-				evalInFrame[bool](t, b, frame, `(document.querySelector("#starters button").click(), true)`)
+				clickInFrame(t, b, frame, `#starters button`)
 				waitJS(t, b, 60*time.Second, "the answer", `window.__got.answers.length > 0`)
 				waitFor(t, 10*time.Second, "the rating", func() bool { return evalInFrame[bool](t, b, frame, `!!document.querySelector(".rate-down")`) })
 				evalInFrame[bool](t, b, frame, `(document.querySelector(".msg.assistant").scrollIntoView({block: "start"}), true)`)
 				time.Sleep(400 * time.Millisecond)
 				shot(t, b, "panel-"+dev.name+"-"+scheme+"-answer")
-				evalInFrame[bool](t, b, frame, `(document.querySelector(".rate-down").click(), true)`)
+				clickInFrame(t, b, frame, `.rate-down`)
 				waitFor(t, 10*time.Second, "the feedback form", func() bool { return evalInFrame[bool](t, b, frame, `!!document.querySelector(".fb-form")`) })
 				evalInFrame[bool](t, b, frame, `(document.querySelector("[data-reason=missing_sources]").click(), document.querySelector(".fb-form").scrollIntoView({block: "end"}), true)`)
 				time.Sleep(400 * time.Millisecond)

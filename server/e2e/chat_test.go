@@ -68,10 +68,7 @@ func TestChat_StreamedAnswerWithCalculatorCard(t *testing.T) {
 	}
 	// Regenerate asks the same question again and replaces the answer.
 	b.do(t, 5*time.Second, "regenerate", chromedp.Click(chromedp.CSS(".regenerate")))
-	deadline := time.Now().Add(20 * time.Second)
-	for len(llm.Requests()) < 4 && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitFor(t, 20*time.Second, "the regenerated question and its continuation reach the model", func() bool { return len(llm.Requests()) >= 4 })
 	if got := llm.Requests(); len(got) != 4 || got[2] != "[calc]/0" {
 		t.Fatalf("model requests after regenerate = %v, want the question asked afresh", got)
 	}
@@ -121,16 +118,11 @@ func TestChat_StopMidStreamEndsTheAnswerAndTheRequest(t *testing.T) {
 	waitJS(t, b, 10*time.Second, "stopped note", `document.querySelector(".msg-note.stopped")`)
 	waitJS(t, b, 10*time.Second, "send button back", `document.getElementById("send-btn")`)
 	n := len(eval[string](t, b, lastAnswer))
-	time.Sleep(800 * time.Millisecond)
+	// Once the model's server saw the stream cancelled, no more tokens
+	// are on their way: an answer that grew meanwhile grew after stop.
+	waitFor(t, 5*time.Second, "the model's stream cancelled upstream", func() bool { return llm.Aborted() > 0 })
 	if m := len(eval[string](t, b, lastAnswer)); m != n {
 		t.Errorf("answer kept growing after stop: %d → %d characters", n, m)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for llm.Aborted() == 0 && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
-	if llm.Aborted() == 0 {
-		t.Error("the model's stream was not cancelled upstream")
 	}
 	// The composer works again.
 	ask(t, b, "hello")
@@ -141,7 +133,8 @@ func TestChat_HostileMarkdownIsRenderedInert(t *testing.T) {
 	b, _, _ := scriptedApp(t)
 	ask(t, b, "[xss] show me")
 	waitJS(t, b, 15*time.Second, "answer done", `!document.querySelector(".answer.cursor") && `+lastAnswer+`.includes("bold")`)
-	time.Sleep(300 * time.Millisecond)
+	// An injected image's onerror would run once the image settled.
+	waitJS(t, b, 5*time.Second, "every image loaded or failed", `[...document.images].every((i) => i.complete)`)
 	checks := []struct{ what, js string }{
 		{"no script ran", `window.__pwned === undefined`},
 		{"no script element in answers", `document.querySelectorAll(".answer script").length === 0`},
@@ -222,7 +215,7 @@ func TestReload_KeepsChatsSettingsAndKnowledge(t *testing.T) {
 	b.do(t, 5*time.Second, "pick Nord", chromedp.Click(chromedp.ID("theme-nord")))
 	b.do(t, 5*time.Second, "close settings", chromedp.Click(chromedp.ID("settings-close")))
 	importZebra(t, b)
-	time.Sleep(500 * time.Millisecond) // the chat save is asynchronous
+	waitStoredChats(t, b, 10*time.Second, "the chat saved with its answer", `s.includes("remember this conversation") && s.includes("scripted model")`)
 
 	openApp(t, b, srv.URL+"/")
 	if th := eval[string](t, b, `document.documentElement.dataset.theme`); th != "nord" {
@@ -317,7 +310,7 @@ func TestSettings_ThemeAndLanguageSwitch(t *testing.T) {
 func TestChat_DebugModeShowsRouteAndTelemetry(t *testing.T) {
 	b, _, _ := scriptedApp(t)
 	b.do(t, 5*time.Second, "open settings", chromedp.Click(chromedp.ID("open-settings")), chromedp.WaitReady(chromedp.ID("set-debug")))
-	eval[bool](t, b, `(() => { document.getElementById("set-debug").click(); return true; })()`)
+	clickJS(t, b, "#set-debug")
 	b.do(t, 5*time.Second, "close settings", chromedp.Click(chromedp.ID("settings-close")))
 	ask(t, b, "[calc] please calculate 3 * (17 + 5) / 2")
 	waitJS(t, b, 20*time.Second, "debug details", `!document.querySelector(".answer.cursor") && document.querySelector(".debug .route-mode")`)
@@ -358,10 +351,8 @@ func TestChats_NewRenameSearchDelete(t *testing.T) {
 
 	// Delete the pears chat; the other survives a reload with its name.
 	b.do(t, 5*time.Second, "delete", chromedp.Click(chromedp.CSS(`.chat-row:nth-child(1) .row-btn.danger`)))
-	time.Sleep(500 * time.Millisecond)
-	t.Logf("items after delete: %s", eval[string](t, b, items+`.join("|")`))
 	waitJS(t, b, 5*time.Second, "deleted", items+`.join("|") === "Apple notes"`)
-	time.Sleep(300 * time.Millisecond)
+	waitStoredChats(t, b, 5*time.Second, "the deletion and the name saved", `s.includes("Apple notes") && !s.includes("second question about pears")`)
 	openApp(t, b, srv.URL+"/")
 	waitJS(t, b, 5*time.Second, "after reload", items+`.join("|") === "Apple notes"`)
 }

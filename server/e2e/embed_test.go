@@ -446,6 +446,14 @@ func findEmbedFrame(t *testing.T, b *browser, appURL string) cdp.FrameID {
 
 // evalInFrame evaluates expr in an isolated world of a frame: the frame's
 // DOM and storage, none of its page's scripts.
+// clickInFrame is clickJS inside the panel's frame.
+func clickInFrame(t *testing.T, b *browser, frame cdp.FrameID, selector string) {
+	t.Helper()
+	if !evalInFrame[bool](t, b, frame, clickExpr(selector)) {
+		t.Fatalf("clicking %s in the panel's frame: no element matches (page problems: %v)", selector, b.Problems())
+	}
+}
+
 func evalInFrame[T any](t *testing.T, b *browser, frame cdp.FrameID, expr string) T {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
@@ -556,7 +564,7 @@ func TestEmbed_HostAsksAndReceivesTheAnswerWithCitationsAndEvents(t *testing.T) 
 	})
 	b.screenshot(t, "embed-desktop-conversation")
 	frame := embedFrame(t, b, app.URL)
-	evalInFrame[bool](t, b, frame, `(document.getElementById("embed-new").click(), true)`)
+	clickInFrame(t, b, frame, "#embed-new")
 	waitFor(t, 10*time.Second, "a new conversation", func() bool {
 		return evalInFrame[bool](t, b, frame, `document.querySelectorAll(".msg.user").length === 0 && !!document.getElementById("greeting")`)
 	})

@@ -52,7 +52,7 @@ func TestPWA_WorksOfflineAfterOneVisitAndRecoversByItself(t *testing.T) {
 	// nanoGo's sandbox (bootstrap, wasm_exec.js, nanogo.wasm) starts from
 	// the cache: it was stored at install, before anyone used it.
 	got := eval[string](t, b, `new Promise((resolve) => {
-	  const w = new Worker("/web/nanogo-worker.js");
+	  const w = new Worker("/web/go-worker.js?wasm=nanogo.wasm");
 	  w.onmessage = (e) => { resolve(e.data.type + " " + (e.data.message || "")); w.terminate(); };
 	  w.onerror = (e) => resolve("error " + e.message);
 	  setTimeout(() => resolve("timeout"), 30000);

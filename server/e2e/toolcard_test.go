@@ -27,20 +27,20 @@ func TestChat_OpenedToolCardStaysOpenWhileTheAnswerStreams(t *testing.T) {
 		`document.querySelector('`+card+`[data-status="done"] summary') && document.querySelector(".answer.cursor")`)
 	// Clicked from script: the card's node is replaced with each token,
 	// so one found by a query may be gone by the time a mouse click lands.
-	clickSummary := `(() => { document.querySelector('` + card + ` summary').click(); return true; })()`
-	eval[bool](t, b, clickSummary)
+	clickSummary := card + " summary"
+	clickJS(t, b, clickSummary)
 	streamed := eval[int](t, b, lastAnswer+`.length`)
 	waitJS(t, b, 10*time.Second, "more of the answer streamed", lastAnswer+`.length > `+itoa(streamed+60))
 	if !eval[bool](t, b, `!!document.querySelector('`+card+` details[open]')`) {
 		t.Fatal("the card the user opened closed while the answer streamed")
 	}
-	eval[bool](t, b, clickSummary)
+	clickJS(t, b, clickSummary)
 	streamed = eval[int](t, b, lastAnswer+`.length`)
 	waitJS(t, b, 10*time.Second, "more of the answer streamed", lastAnswer+`.length > `+itoa(streamed+60))
 	if eval[bool](t, b, `!!document.querySelector('`+card+` details[open]')`) {
 		t.Fatal("the card the user closed opened again while the answer streamed")
 	}
-	eval[bool](t, b, clickSummary)
+	clickJS(t, b, clickSummary)
 	waitJS(t, b, 20*time.Second, "answer finished", `!document.querySelector(".answer.cursor")`)
 	if !eval[bool](t, b, `!!document.querySelector('`+card+` details[open]')`) {
 		t.Error("the opened card closed when the answer finished")

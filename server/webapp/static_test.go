@@ -34,7 +34,7 @@ func fakeAssets(t *testing.T) *staticAssets {
 		"web/icons/icon.svg":     {Data: []byte("<svg/>")},
 		"web/icons/icon-192.png": {Data: []byte("png")},
 		"web/icons/icon-512.png": {Data: []byte("png")},
-		"web/nanogo-worker.js":   {Data: []byte("//")},
+		"web/go-worker.js":       {Data: []byte("//")},
 	}, "web")
 	if err != nil {
 		t.Fatal(err)

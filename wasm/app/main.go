@@ -46,13 +46,13 @@ func main() {
 			Origin:    origin.String(),
 			ConfigURL: origin.String() + root + siteconfig.FileName,
 			// The interpreter lives in its own worker wasm, loaded on first use.
-			NanoGo: &nanogo.WorkerRunner{ScriptURL: root + "web/nanogo-worker.js?exec=" + url.QueryEscape(root+"wasm_exec.js")},
+			NanoGo: &nanogo.WorkerRunner{Script: workerScript(root, "nanogo.wasm")},
 			Online: ui.BrowserOnline,
 			Log:    func(s string) { app.Log(s) },
 			Mark:   mark,
 		}
 		// The file importers too (their default URLs assume the site's root).
-		importrun.WorkerScript = root + "web/importer-worker.js?exec=" + url.QueryEscape(root+"wasm_exec.js")
+		importrun.Default.Script = workerScript(root, "importer.wasm")
 		if pg, _ := pagetable.At(page.Path, root); pg.Embed {
 			pages = embedPages(deps, page.Query())
 		} else {
@@ -151,4 +151,10 @@ func useRoot(root string) {
 		}
 		return getenv.Invoke(in...)
 	}))
+}
+
+// workerScript is the worker bootstrap (assets/go-worker.js) under the
+// site's base path, running the program wasm beside it.
+func workerScript(root, wasm string) string {
+	return root + "web/go-worker.js?wasm=" + url.QueryEscape(wasm) + "&exec=" + url.QueryEscape(root+"wasm_exec.js")
 }

@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Command importer is the importer Web Worker's program, compiled to
-// importer.wasm and started by assets/importer-worker.js. It holds the file
+// importer.wasm and started by assets/go-worker.js?wasm=importer.wasm. It holds the file
 // importers (HTML readability, PDF, character sets, …) so that app.wasm does
 // not: they are about a fifth of what app.wasm was, and only someone who
 // imports a file or a URL needs them.
@@ -13,8 +13,9 @@
 //	worker → page  {type: "result", id, doc}    doc: importer.Document as JSON
 //	worker → page  {type: "result", id, error}  the importer's message
 //
-// The bootstrap script adds {type: "ready"} once this program is running
-// and {type: "exit", message} if it ever stops.
+// The bootstrap script (app/worker's protocol) hands this program every
+// message through workerRun, adds {type: "ready"} once the program called
+// workerReady and {type: "exit", message} if it ever stops.
 package main
 
 import (
@@ -26,7 +27,7 @@ import (
 
 func main() {
 	run := js.FuncOf(func(this js.Value, args []js.Value) any {
-		if len(args) == 0 {
+		if len(args) == 0 || args[0].Get("type").String() != "import" {
 			return nil
 		}
 		msg := args[0]
@@ -59,8 +60,8 @@ func main() {
 		}()
 		return nil
 	})
-	js.Global().Set("importerRun", run)
-	if ready := js.Global().Get("importerReady"); ready.Type() == js.TypeFunction {
+	js.Global().Set("workerRun", run)
+	if ready := js.Global().Get("workerReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
 	}
 	select {}

@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Command nanogo is the nanoGo Web Worker's program, compiled to
-// nanogo.wasm and started by assets/nanogo-worker.js. It holds the yaegi
+// nanogo.wasm and started by assets/go-worker.js?wasm=nanogo.wasm. It holds the yaegi
 // interpreter so the main app wasm does not, and it runs inside a dedicated
 // worker so the page can terminate it: the Go scheduler in wasm cannot
 // preempt an interpreted busy loop, so terminating the worker is the only
@@ -17,8 +17,9 @@
 // the byte budget cut it) let the page keep what a program printed before
 // it had to be terminated.
 //
-// The bootstrap script adds {type: "ready"} once this program is running
-// and {type: "exit", message} if it ever stops.
+// The bootstrap script (app/worker's protocol) hands this program every
+// message through workerRun, adds {type: "ready"} once the program called
+// workerReady and {type: "exit", message} if it ever stops.
 package main
 
 import (
@@ -32,7 +33,7 @@ import (
 
 func main() {
 	run := js.FuncOf(func(this js.Value, args []js.Value) any {
-		if len(args) == 0 {
+		if len(args) == 0 || args[0].Get("type").String() != "run" {
 			return nil
 		}
 		msg := args[0]
@@ -69,13 +70,13 @@ func main() {
 		}()
 		return nil
 	})
-	js.Global().Set("nanogoRun", run)
+	js.Global().Set("workerRun", run)
 	// The first run in a fresh worker is several times slower than the
 	// next ones (the engine compiles the interpreter's wasm lazily, and
 	// yaegi compiles its generic packages). Pay that before reporting ready,
 	// so it counts as loading time rather than against the user's program.
 	sandbox.Run(context.Background(), "fmt.Println(strings.ToUpper(\"warm\"))", sandbox.Limits{})
-	if ready := js.Global().Get("nanogoReady"); ready.Type() == js.TypeFunction {
+	if ready := js.Global().Get("workerReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
 	}
 	select {}

@@ -70,7 +70,7 @@ func cases(t *testing.T) []importCase {
 }
 
 // TestWorkerInChromium imports the cases above through the importer worker
-// (assets/importer-worker.js and importer.wasm) in a real Chromium, where
+// (assets/go-worker.js and importer.wasm) in a real Chromium, where
 // the app runs them, and expects what the native importer gives.
 func TestWorkerInChromium(t *testing.T) {
 	if testing.Short() {
@@ -83,13 +83,13 @@ func TestWorkerInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := filepath.Join(wasmtest.ModuleRoot(t), "assets", "importer-worker.js")
+	script := filepath.Join(wasmtest.ModuleRoot(t), "assets", "go-worker.js")
 	mux := http.NewServeMux()
 	mux.HandleFunc("/x/cases.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(body)
 	})
-	mux.HandleFunc("/x/importer-worker.js", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("/x/go-worker.js", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript")
 		http.ServeFile(w, r, script)
 	})

@@ -9,7 +9,14 @@ import (
 	"tinyrag/app/knowledge/importer"
 )
 
-func run(_ context.Context, r request) (knowledge.Input, error) {
+// Runner runs the importers in-process: natively there is no wasm to keep
+// them out of.
+type Runner struct {
+	// Script is the browser's worker bootstrap; unused natively.
+	Script string
+}
+
+func (*Runner) run(_ context.Context, r request) (knowledge.Input, error) {
 	var d importer.Document
 	var err error
 	if r.url != "" {

@@ -11,16 +11,31 @@ import (
 	"tinyrag/app/knowledge"
 )
 
+// Default is the runner File and Fetched use. The app sets its Script
+// (the site's base path) before the first import; the functions stay until
+// the app's controller holds a *Runner of its own.
+var Default = &Runner{}
+
+// File reads one file's bytes into a knowledge-base input with Default.
+func File(ctx context.Context, name string, data []byte) (knowledge.Input, error) {
+	return Default.File(ctx, name, data)
+}
+
+// Fetched reads a fetched body with Default.
+func Fetched(ctx context.Context, url, contentType string, body []byte) (knowledge.Input, error) {
+	return Default.Fetched(ctx, url, contentType, body)
+}
+
 // File reads one file's bytes into a knowledge-base input, as
 // importer.Import does; its errors carry the importer's message.
-func File(ctx context.Context, name string, data []byte) (knowledge.Input, error) {
-	return run(ctx, request{name: name, data: data})
+func (r *Runner) File(ctx context.Context, name string, data []byte) (knowledge.Input, error) {
+	return r.run(ctx, request{name: name, data: data})
 }
 
 // Fetched reads a body the server's URL fetch handed over (its final URL
 // and Content-Type), as importer.FromFetched does.
-func Fetched(ctx context.Context, url, contentType string, body []byte) (knowledge.Input, error) {
-	return run(ctx, request{url: url, contentType: contentType, data: body})
+func (r *Runner) Fetched(ctx context.Context, url, contentType string, body []byte) (knowledge.Input, error) {
+	return r.run(ctx, request{url: url, contentType: contentType, data: body})
 }
 
 // request is one import: a file (name) or a fetched body (url).

@@ -31,7 +31,7 @@ func TestWorker_ImportsAsTheNativeImporterDoes(t *testing.T) {
 	if js.Global().Get("Worker").IsUndefined() {
 		t.Skip("needs Web Workers: runs in Chromium through TestWorkerInChromium")
 	}
-	importrun.WorkerScript = "/x/importer-worker.js"
+	run := &importrun.Runner{Script: "/x/go-worker.js?wasm=importer.wasm"}
 	req, _ := httpdo.NewRequest(context.Background(), "GET", "/x/cases.json", nil)
 	req.URL.Scheme, req.URL.Host = "http", js.Global().Get("location").Get("host").String()
 	resp, err := httpdo.Or(nil).Do(req)
@@ -48,9 +48,9 @@ func TestWorker_ImportsAsTheNativeImporterDoes(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		var in knowledge.Input
 		if c.URL != "" {
-			in, err = importrun.Fetched(ctx, c.URL, c.ContentType, c.Data)
+			in, err = run.Fetched(ctx, c.URL, c.ContentType, c.Data)
 		} else {
-			in, err = importrun.File(ctx, c.Name, c.Data)
+			in, err = run.File(ctx, c.Name, c.Data)
 		}
 		cancel()
 		label := c.Name + c.URL

@@ -1,7 +1,7 @@
 //go:build !js
 
 // Package browsertest proves the nanoGo Web Worker in a real Chromium: the
-// worker bootstrap (assets/nanogo-worker.js), the worker wasm (wasm/nanogo)
+// worker bootstrap (assets/go-worker.js), the worker wasm (wasm/nanogo)
 // and nanogo.WorkerRunner compiled into a test page (./page).
 package browsertest
 
@@ -55,7 +55,7 @@ func TestWorkerRunner_InfiniteLoopLeavesThePageResponsiveAndTheNextCallWorks(t *
 		w.Write([]byte(indexHTML))
 	})
 	serveFile("/wasm_exec.js", wasmtest.WasmExec(t), "text/javascript")
-	serveFile("/web/nanogo-worker.js", filepath.Join(root, "assets", "nanogo-worker.js"), "text/javascript")
+	serveFile("/web/go-worker.js", filepath.Join(root, "assets", "go-worker.js"), "text/javascript")
 	serveFile("/web/nanogo.wasm", filepath.Join(dir, "nanogo.wasm"), "application/wasm")
 	serveFile("/page.wasm", filepath.Join(dir, "page.wasm"), "application/wasm")
 	srv := httptest.NewServer(mux) // listens on 127.0.0.1 only

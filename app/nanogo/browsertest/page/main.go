@@ -23,7 +23,7 @@ func main() {
 			timeout = d
 		}
 	}
-	tl := nanogo.Tool(&nanogo.WorkerRunner{ScriptURL: "/web/nanogo-worker.js", Timeout: timeout})
+	tl := nanogo.Tool(&nanogo.WorkerRunner{Script: "/web/go-worker.js?wasm=nanogo.wasm", Timeout: timeout})
 	js.Global().Set("nanogoRun", js.FuncOf(func(this js.Value, args []js.Value) any {
 		src := args[0].String()
 		return js.Global().Get("Promise").New(js.FuncOf(func(this js.Value, pa []js.Value) any {
