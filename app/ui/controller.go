@@ -251,9 +251,9 @@ func (c *Controller) mark(name string) {
 	}
 }
 
-// loadSite reads the site's config, then opens the site's bundles and
-// loads what their queries all read while it checks the model (the config
-// may name it). The app is ready before any of it: its own stores, the
+// loadSite reads the site's config, then checks the model (the config may
+// name it), then opens the site's bundles and loads what their queries
+// all read. The app is ready before any of it: its own stores, the
 // composer and the tools do not wait for the site.
 func (c *Controller) loadSite(rt *Runtime) {
 	ctx := context.Background()
@@ -263,28 +263,14 @@ func (c *Controller) loadSite(rt *Runtime) {
 		srcs, warns = rt.loadSiteConfig(ctx, c.deps.ConfigURL)
 	}
 	rt.readSiteConfig()
-	// The bundles' manifests are asked for before anything else is done
-	// with the config: the model check and the renders it causes share
-	// the page's one thread with the app, and a first search waits for
-	// the manifests.
-	synced := make(chan []string, 1)
-	if len(srcs) > 0 {
-		c.goAsync(func() {
-			synced <- rt.syncBundles(ctx, srcs)
-			// What every query reads comes next, while the ready
-			// screen renders. A failure here shows again, with the
-			// query, when one needs it.
-			c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx))
-		})
-	} else {
-		synced <- nil
-	}
 	c.mu.Lock()
 	c.model.Host, c.model.Proxy = modelHost(rt, c.settings)
 	c.kn.SiteErrs = warns
 	c.unlock(stateModel, stateKnowledge)
 	c.CheckModel()
-	warns = append(warns, <-synced...)
+	if len(srcs) > 0 {
+		warns = append(warns, rt.syncBundles(ctx, srcs)...)
+	}
 	rt.OpenedSite()
 	c.logAll("tinyRAG site knowledge: ", warns)
 	c.mu.Lock()
@@ -301,6 +287,8 @@ func (c *Controller) loadSite(rt *Runtime) {
 	if len(srcs) > 0 && missed {
 		c.searchAgain()
 	}
+	// A failure here shows again, with the query, when one needs it.
+	c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx))
 }
 
 // Wait blocks until every goroutine the controller started has ended

@@ -56,23 +56,11 @@ func jsFetchWhole(ctx context.Context, u string, limit int64) ([]byte, int, erro
 	defer onResp.Release()
 	defer onBody.Release()
 	defer onErr.Release()
-	fetchOrEarly(u).Call("then", onResp, onErr)
+	js.Global().Call("fetch", u).Call("then", onResp, onErr)
 	select {
 	case r := <-done:
 		return r.data, r.status, r.err
 	case <-ctx.Done():
 		return nil, 0, ctx.Err()
 	}
-}
-
-// fetchOrEarly is fetch(u), or the response the page's site-prefetch.js
-// started for u before the app ran (the site config and its bundles'
-// manifests), taken once.
-func fetchOrEarly(u string) js.Value {
-	if early := js.Global().Get("tinyragPrefetch"); early.Type() == js.TypeObject {
-		if p := early.Call("take", u); p.Type() == js.TypeObject {
-			return p
-		}
-	}
-	return js.Global().Call("fetch", u)
 }

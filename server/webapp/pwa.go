@@ -33,10 +33,9 @@ var appInfo = pwa.App{
 	},
 }
 
-// pageScripts run in the page beside go-app's loader: the site's config
-// and manifests fetched during the wasm's download, the update prompt's
+// pageScripts run in the page beside go-app's loader: the update prompt's
 // link to the service worker, and the composer before the wasm is ready.
-var pageScripts = []string{"/web/site-prefetch.js async", "/web/pwa.js defer", "/web/early-input.js defer"}
+var pageScripts = []string{"/web/pwa.js defer", "/web/early-input.js defer"}
 
 // appHandler is go-app's handler with every resource local (go-app's
 // defaults point icons at a public host, which breaks offline use). res
