@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"tinyrag/app/control"
 	"tinyrag/app/embed"
 )
 
@@ -27,7 +28,7 @@ func linkQuestion(q url.Values) string {
 // them to send — unless the site's owner turned host submit on
 // (tinyrag.json "embed": {"host_submit": true}).
 func askFromLink(ctx app.Context, ctrl *Controller, q string) {
-	if ctrl.HostSubmit() && ctrl.Ask(q) != AskRefused {
+	if siteOf(ctrl).HostSubmit() && ctrl.Chat.Ask(q) != control.AskRefused {
 		ctx.Defer(func(app.Context) { stickToBottom(true) })
 		return
 	}

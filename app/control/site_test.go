@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"context"
@@ -261,7 +261,7 @@ func TestController_ASearchTypedWhileTheSiteOpensIsAnsweredOnceItIsOpen(t *testi
 	rec := newRecorder()
 	c.Start(rec)
 	waitFor(t, "the app is ready", func() bool { return rec.status().Ready })
-	c.SearchKB("dormant buds")
+	c.Knowledge.SearchKB("dormant buds")
 	waitFor(t, "the search answered without the bundle", func() bool {
 		s := rec.searchState()
 		return s.Query == "dormant buds" && len(s.Hits) == 0

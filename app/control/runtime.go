@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"strings"
@@ -181,8 +181,8 @@ func citation(p tool.Passage) chats.Citation {
 	return chats.Citation{Title: p.Title, Source: p.Source, ChunkID: p.ChunkID, Text: p.Text, Site: p.Site}
 }
 
-// clip cuts s to about n bytes at a word boundary.
-func clip(s string, n int) string {
+// Clip cuts s to about n bytes at a word boundary.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -196,6 +196,7 @@ func clip(s string, n int) string {
 	return cut + " …"
 }
 
-func citationOfHit(h knowledge.Hit) chats.Citation {
+// CitationOfHit is a search hit as a citation.
+func CitationOfHit(h knowledge.Hit) chats.Citation {
 	return chats.Citation{Title: h.Title, Source: h.Source, ChunkID: h.ChunkID, Text: h.Text, Site: h.Site}
 }

@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"encoding/json"
@@ -67,20 +67,6 @@ func TestSettings_EngineConfigAndEndpoint(t *testing.T) {
 	for _, tc := range tests {
 		if got := rt.LLMBase(Settings{Endpoint: tc.endpoint}); got != tc.want {
 			t.Errorf("LLMBase with endpoint %q = %q, want %q", tc.endpoint, got, tc.want)
-		}
-	}
-}
-
-func TestT_GermanAndFallbacks(t *testing.T) {
-	if T("de", "new_chat") != "Neuer Chat" || T("en", "new_chat") != "New chat" {
-		t.Error("translations of new_chat wrong")
-	}
-	if T("de", "no-such-key") != "no-such-key" {
-		t.Error("a missing key must read as itself")
-	}
-	for k, v := range texts {
-		if v[0] == "" || v[1] == "" {
-			t.Errorf("key %q lacks a translation: %q", k, v)
 		}
 	}
 }

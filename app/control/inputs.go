@@ -1,10 +1,9 @@
-package ui
+package control
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -13,10 +12,17 @@ import (
 	"tinyrag/app/web"
 )
 
+// File is one file the user handed over, read into memory.
+type File struct {
+	Name string // path inside a dropped or picked folder, else the name
+	Data []byte
+	Err  string // why the browser could not read it ("": it could)
+}
+
 // fileInputs turns files into knowledge-base inputs. Files the importer
 // refuses (binary, too large, unreadable) are listed with the reason
 // instead of failing the whole import.
-func fileInputs(files []fileData) ([]knowledge.Input, []string) {
+func fileInputs(files []File) ([]knowledge.Input, []string) {
 	var ins []knowledge.Input
 	var skipped []string
 	for _, f := range files {
@@ -51,7 +57,7 @@ func pastedInput(title, text string, now time.Time) (knowledge.Input, error) {
 	title = strings.TrimSpace(title)
 	if title == "" {
 		first, _, _ := strings.Cut(text, "\n")
-		title = clip(strings.TrimLeft(first, "# "), 60)
+		title = Clip(strings.TrimLeft(first, "# "), 60)
 	}
 	return knowledge.Input{Title: title, Source: "pasted:" + now.UTC().Format("20060102T150405.000"), Type: "text", Text: text}, nil
 }
@@ -93,28 +99,4 @@ func wikiInput(ctx context.Context, cfg web.WikiConfig, title string) (knowledge
 		return knowledge.Input{}, fmt.Errorf("Wikipedia %q: %w", title, err)
 	}
 	return knowledge.Input{Title: got, Source: page, Type: "wikipedia", Text: text}, nil
-}
-
-// progressText describes an import in progress: count, rate, time left.
-func progressText(lang string, p knowledge.Progress) string {
-	s := fmt.Sprintf("%d / %d", p.Done, p.Total)
-	if p.Rate > 0 {
-		s += fmt.Sprintf(" · %.0f/s", p.Rate)
-		if left := p.Total - p.Done; left > 0 {
-			secs := math.Ceil(float64(left) / p.Rate)
-			s += " · " + (time.Duration(secs) * time.Second).String() + " " + T(lang, "left")
-		}
-	}
-	return s
-}
-
-// humanSize formats a byte count.
-func humanSize(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
