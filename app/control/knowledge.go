@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"tinyrag/app/control/kbinput"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/web"
 )
@@ -154,14 +155,14 @@ type gatherFunc func(ctx context.Context) (ins []knowledge.Input, skipped []stri
 // are listed, not fatal.
 func (k *Knowledge) ImportFiles(read func() []File) bool {
 	return k.importThen(func(context.Context) ([]knowledge.Input, []string, error) {
-		ins, skipped := fileInputs(read())
+		ins, skipped := kbinput.Files(read())
 		return ins, skipped, nil
 	}, nil)
 }
 
 // ImportText adds pasted text; blank text is refused at once.
 func (k *Knowledge) ImportText(title, text string) error {
-	in, err := pastedInput(title, text, k.c.now())
+	in, err := kbinput.Pasted(title, text, k.c.now())
 	if err != nil {
 		return err
 	}
@@ -181,7 +182,7 @@ func (k *Knowledge) ImportDocuments(ctx context.Context, ins []knowledge.Input) 
 		var skipped []string
 		for _, in := range ins {
 			if strings.TrimSpace(in.Text) == "" {
-				skipped = append(skipped, in.Title+": "+ErrEmptyText.Error())
+				skipped = append(skipped, in.Title+": "+kbinput.ErrEmptyText.Error())
 				continue
 			}
 			keep = append(keep, in)
@@ -210,7 +211,7 @@ func (k *Knowledge) ImportURL(raw string) bool {
 	}
 	f := web.ProxyFetcher{Base: base, Client: k.c.deps.HTTP}
 	return k.importThen(func(ctx context.Context) ([]knowledge.Input, []string, error) {
-		in, err := urlInput(ctx, f, raw)
+		in, err := kbinput.URL(ctx, f, raw)
 		return []knowledge.Input{in}, nil, err
 	}, nil)
 }
@@ -223,7 +224,7 @@ func (k *Knowledge) ImportWikipedia(title string) bool {
 	}
 	cfg := rt.wikiConfig(k.model.Settings())
 	return k.importThen(func(ctx context.Context) ([]knowledge.Input, []string, error) {
-		in, err := wikiInput(ctx, cfg, title)
+		in, err := kbinput.Wikipedia(ctx, cfg, title)
 		return []knowledge.Input{in}, nil, err
 	}, nil)
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"tinyrag/app/control/prefs"
 	"tinyrag/app/llm"
 	"tinyrag/app/llm/reach"
 	"tinyrag/app/web"
@@ -36,7 +37,7 @@ type Model struct {
 
 func newModel(c *core, ctl *Controller) *Model {
 	m := &Model{c: c, ctl: ctl}
-	m.settings = DefaultSettings().Normalized()
+	m.settings = prefs.DefaultSettings().Normalized()
 	if c.deps.Prefs != nil {
 		if s, ok := c.deps.Prefs.Load(); ok {
 			m.settings = s.Normalized()

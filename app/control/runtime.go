@@ -1,10 +1,8 @@
 package control
 
 import (
-	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"tinyrag/app/calc"
 	"tinyrag/app/chats"
@@ -179,21 +177,6 @@ func Request(s Settings, c *chats.Chat, question string) engine.Request {
 
 func citation(p tool.Passage) chats.Citation {
 	return chats.Citation{Title: p.Title, Source: p.Source, ChunkID: p.ChunkID, Text: p.Text, Site: p.Site}
-}
-
-// Clip cuts s to about n bytes at a word boundary.
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := s[:n]
-	for len(cut) > 0 && !utf8.ValidString(cut) {
-		cut = cut[:len(cut)-1]
-	}
-	if i := strings.LastIndexAny(cut, " \n"); i > n/2 {
-		cut = cut[:i]
-	}
-	return cut + " …"
 }
 
 // CitationOfHit is a search hit as a citation.

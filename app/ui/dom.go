@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/control/prefs"
 )
 
 // The helpers below touch the page. go-app's JS values are no-ops outside
@@ -64,7 +65,7 @@ func (LocalStoragePrefs) Load() (control.Settings, bool) {
 	if !ls.Truthy() {
 		return control.Settings{}, false
 	}
-	v := ls.Call("getItem", control.SettingsKey)
+	v := ls.Call("getItem", prefs.SettingsKey)
 	if !v.Truthy() {
 		return control.Settings{}, false
 	}
@@ -91,6 +92,6 @@ func (LocalStoragePrefs) Save(s control.Settings) (err error) {
 	if !ls.Truthy() {
 		return errors.New("this browser has no localStorage")
 	}
-	ls.Call("setItem", control.SettingsKey, string(b))
+	ls.Call("setItem", prefs.SettingsKey, string(b))
 	return nil
 }

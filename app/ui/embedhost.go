@@ -11,6 +11,7 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/control"
+	"tinyrag/app/control/kbinput"
 	"tinyrag/app/embed"
 	"tinyrag/app/engine"
 	"tinyrag/app/knowledge"
@@ -148,7 +149,7 @@ const snippetRunes = 200
 // <mark> added, and a host must never be handed markup.
 func snippet(h knowledge.Hit) []string {
 	if len(h.Fragments) == 0 {
-		return []string{control.Clip(strings.Join(strings.Fields(h.Text), " "), snippetRunes)}
+		return []string{kbinput.Clip(strings.Join(strings.Fields(h.Text), " "), snippetRunes)}
 	}
 	src := strings.Join(h.Fragments, " … ")
 	var out []string

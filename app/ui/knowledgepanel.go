@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/control/kbinput"
 	"tinyrag/app/knowledge"
 )
 
@@ -229,7 +230,7 @@ func (k *KnowledgePanel) renderHits() app.UI {
 	for _, h := range s.Hits {
 		frag := strings.Join(h.Fragments, " … ")
 		if frag == "" {
-			frag = control.Clip(h.Text, 200)
+			frag = kbinput.Clip(h.Text, 200)
 			frag = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(frag)
 		}
 		hit := h

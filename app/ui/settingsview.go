@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/control/prefs"
 )
 
 // SettingsPage is the settings. Every change is saved at once: there is no
@@ -55,8 +56,8 @@ func (p *SettingsPage) Render() app.UI {
 		models = append(models, app.Option().Value(st.Model).Text(st.Model).Selected(true))
 	}
 
-	themes := make([]app.UI, 0, len(control.Themes))
-	for _, t := range control.Themes {
+	themes := make([]app.UI, 0, len(prefs.Themes))
+	for _, t := range prefs.Themes {
 		id := t.ID
 		themes = append(themes, app.Button().Class("theme-swatch").Type("button").ID("theme-"+id).
 			Attr("data-swatch", id).Aria("pressed", st.Theme == id).Title(t.Name).
@@ -67,8 +68,8 @@ func (p *SettingsPage) Render() app.UI {
 	for _, lg := range Languages {
 		langs = append(langs, app.Option().Value(lg.Code).Text(lg.Name).Selected(st.Lang == lg.Code))
 	}
-	answerLangs := make([]app.UI, 0, len(control.AnswerLanguages))
-	for _, a := range control.AnswerLanguages {
+	answerLangs := make([]app.UI, 0, len(prefs.AnswerLanguages))
+	for _, a := range prefs.AnswerLanguages {
 		label := a
 		if a == "" {
 			label = T(l, "answer_auto")
@@ -183,7 +184,7 @@ func (p *SettingsPage) renderPersonas(st *control.Settings, changed func(app.Con
 	}
 	rows = append(rows, app.Button().Class("btn small").Type("button").Text("+ "+T(l, "add_persona")).
 		OnClick(func(ctx app.Context, e app.Event) {
-			st.Personas = append(st.Personas, control.Persona{Name: sprintf("Persona %d", len(st.Personas)+1)})
+			st.Personas = append(st.Personas, prefs.Persona{Name: sprintf("Persona %d", len(st.Personas)+1)})
 			changed(ctx)
 		}))
 	return app.Div().Class("personas").Body(rows...)

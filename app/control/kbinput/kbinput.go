@@ -1,4 +1,6 @@
-package control
+// Package kbinput turns what a visitor hands over — files, pasted text, a
+// web address, a Wikipedia title — into knowledge-base inputs.
+package kbinput
 
 import (
 	"context"
@@ -6,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/importrun"
@@ -19,10 +22,10 @@ type File struct {
 	Err  string // why the browser could not read it ("": it could)
 }
 
-// fileInputs turns files into knowledge-base inputs. Files the importer
+// Files turns files into knowledge-base inputs. Files the importer
 // refuses (binary, too large, unreadable) are listed with the reason
 // instead of failing the whole import.
-func fileInputs(files []File) ([]knowledge.Input, []string) {
+func Files(files []File) ([]knowledge.Input, []string) {
 	var ins []knowledge.Input
 	var skipped []string
 	for _, f := range files {
@@ -47,9 +50,9 @@ func fileInputs(files []File) ([]knowledge.Input, []string) {
 // ErrEmptyText is returned when pasted text is blank.
 var ErrEmptyText = errors.New("there is no text to add")
 
-// pastedInput makes an input of pasted text. Its source is unique so two
+// Pasted makes an input of pasted text. Its source is unique so two
 // pastes with the same title do not replace each other.
-func pastedInput(title, text string, now time.Time) (knowledge.Input, error) {
+func Pasted(title, text string, now time.Time) (knowledge.Input, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return knowledge.Input{}, ErrEmptyText
@@ -62,11 +65,11 @@ func pastedInput(title, text string, now time.Time) (knowledge.Input, error) {
 	return knowledge.Input{Title: title, Source: "pasted:" + now.UTC().Format("20060102T150405.000"), Type: "text", Text: text}, nil
 }
 
-// urlInput imports a web address through the server proxy. The proxy
+// URL imports a web address through the server proxy. The proxy
 // hands over the file as it came and the importer reads it here, as it
 // reads a picked file: a PDF, CSV or Markdown link is imported as such, an
 // HTML page as its readable text.
-func urlInput(ctx context.Context, f web.RawFetcher, raw string) (knowledge.Input, error) {
+func URL(ctx context.Context, f web.RawFetcher, raw string) (knowledge.Input, error) {
 	raw = strings.TrimSpace(raw)
 	if !strings.HasPrefix(raw, "http://") && !strings.HasPrefix(raw, "https://") {
 		return knowledge.Input{}, fmt.Errorf("%q is not a web address: it must start with http:// or https://", raw)
@@ -88,8 +91,8 @@ func urlInput(ctx context.Context, f web.RawFetcher, raw string) (knowledge.Inpu
 	return in, nil
 }
 
-// wikiInput fetches a Wikipedia article by title.
-func wikiInput(ctx context.Context, cfg web.WikiConfig, title string) (knowledge.Input, error) {
+// Wikipedia fetches a Wikipedia article by title.
+func Wikipedia(ctx context.Context, cfg web.WikiConfig, title string) (knowledge.Input, error) {
 	title = strings.TrimSpace(title)
 	if title == "" {
 		return knowledge.Input{}, errors.New("enter the title of a Wikipedia article")
@@ -99,4 +102,19 @@ func wikiInput(ctx context.Context, cfg web.WikiConfig, title string) (knowledge
 		return knowledge.Input{}, fmt.Errorf("Wikipedia %q: %w", title, err)
 	}
 	return knowledge.Input{Title: got, Source: page, Type: "wikipedia", Text: text}, nil
+}
+
+// Clip cuts s to about n bytes at a word boundary.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := s[:n]
+	for len(cut) > 0 && !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	if i := strings.LastIndexAny(cut, " \n"); i > n/2 {
+		cut = cut[:i]
+	}
+	return cut + " …"
 }

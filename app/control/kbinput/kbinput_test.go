@@ -1,4 +1,4 @@
-package control
+package kbinput
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func TestFileInputs_ImportsTextAndListsWhatItSkips(t *testing.T) {
 		{Name: "empty.txt", Data: []byte("   \n")},
 		{Name: "gone.txt", Err: "could not be read"},
 	}
-	ins, skipped := fileInputs(files)
+	ins, skipped := Files(files)
 	if len(ins) != 2 || ins[0].Title != "Alpha" || ins[0].Source != "notes/a.md" || ins[1].Source != "b.txt" {
 		t.Errorf("inputs = %+v", ins)
 	}
@@ -53,7 +53,7 @@ func TestPastedInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			in, err := pastedInput(tc.title, tc.text, now)
+			in, err := Pasted(tc.title, tc.text, now)
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tc.wantErr)
 			}
@@ -122,15 +122,15 @@ func TestURLInput_ImportsWhatTheAddressServesThroughTheProxy(t *testing.T) {
 		{"https://example.org/bad.pdf", "", "", "PDF"},
 	}
 	for _, tc := range tests {
-		in, err := urlInput(context.Background(), f, tc.url)
+		in, err := URL(context.Background(), f, tc.url)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("urlInput(%s) err = %v, want it to say %q", tc.url, err, tc.wantErr)
+				t.Errorf("URL(%s) err = %v, want it to say %q", tc.url, err, tc.wantErr)
 			}
 			continue
 		}
 		if err != nil || in.Title != tc.wantTitle || !strings.Contains(in.Text, tc.wantText) || in.Source != tc.url || in.Type != "url" {
-			t.Errorf("urlInput(%s) = %+v, %v; want title %q and text with %q", tc.url, in, err, tc.wantTitle, tc.wantText)
+			t.Errorf("URL(%s) = %+v, %v; want title %q and text with %q", tc.url, in, err, tc.wantTitle, tc.wantText)
 		}
 	}
 }
