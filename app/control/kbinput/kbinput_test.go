@@ -69,7 +69,7 @@ func TestURLInput_ImportsWhatTheAddressServesThroughTheProxy(t *testing.T) {
 		t.Skip("imports run in a Web Worker holding importer.wasm, which Node has not; app/knowledge/importrun's browser test runs them in Chromium")
 	}
 	// The PDF fixture the importer's own tests read.
-	pdf, err := os.ReadFile("../knowledge/importer/testdata/hello.pdf")
+	pdf, err := os.ReadFile("../../knowledge/importer/testdata/hello.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
