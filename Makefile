@@ -45,7 +45,7 @@ BROWSER_TAGS = -tags tinyrag_browser
 # interpreter, the runtime and the standard library's leaf packages
 # (strings, bytes, unicode, strconv, encoding/binary…) keep it
 # (docs/startup.md).
-NOINLINE := github.com/maxence-charriere/... github.com/google/uuid tinyrag/wasm/app tinyrag/app/ui/... \
+NOINLINE := github.com/maxence-charriere/... github.com/google/uuid tinyrag/wasm/app tinyrag/app/ui/... tinyrag/app/control/... \
   tinyrag/app/engine/... tinyrag/app/llm/... tinyrag/app/web/... tinyrag/app/chats tinyrag/app/calc \
   tinyrag/app/embed tinyrag/app/nomodel tinyrag/app/protocol tinyrag/app/storage tinyrag/app/idb \
   tinyrag/app/siteconfig tinyrag/app/nanogo tinyrag/app/httpdo \

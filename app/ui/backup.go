@@ -2,6 +2,8 @@ package ui
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/control"
 )
 
 // BackupSection exports the whole knowledge base as one file
@@ -11,12 +13,12 @@ type BackupSection struct {
 	Ctrl *Controller
 	Lang string
 
-	kn KnowledgeState
+	kn control.KnowledgeState
 }
 
 // OnMount observes the knowledge base, for whether there is anything to
 // export and whether an import runs.
-func (b *BackupSection) OnMount(ctx app.Context) { ctx.ObserveState(stateKnowledge, &b.kn) }
+func (b *BackupSection) OnMount(ctx app.Context) { ctx.ObserveState(control.StateKnowledge, &b.kn) }
 
 // Render implements app.Composer.
 func (b *BackupSection) Render() app.UI {
@@ -28,7 +30,7 @@ func (b *BackupSection) Render() app.UI {
 			app.Button().Class("btn small").ID("kb-export").Type("button").
 				Disabled(b.kn.Importing || len(b.kn.Docs) == 0).Text(T(l, "export_kb")).
 				OnClick(func(ctx app.Context, e app.Event) {
-					b.Ctrl.ExportKB(func(data []byte, name string) {
+					b.Ctrl.Knowledge.ExportKB(func(data []byte, name string) {
 						ctx.Dispatch(func(app.Context) { download(data, name, "application/gzip") })
 					})
 				}),
@@ -42,7 +44,7 @@ func (b *BackupSection) Render() app.UI {
 // onPick imports the picked backup.
 func (b *BackupSection) onPick(ctx app.Context, e app.Event) {
 	if !b.kn.Importing {
-		onFilesPicked(ctx, b.Ctrl.ImportBackup)
+		onFilesPicked(ctx, b.Ctrl.Knowledge.ImportBackup)
 	}
 }
 

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/control"
 )
 
 // ChatListView is the searchable list of chats, with rename and delete.
@@ -10,7 +12,7 @@ type ChatListView struct {
 	Ctrl *Controller
 	Lang string
 
-	list     ChatList
+	list     control.ChatList
 	query    string
 	renaming string // id of the chat being renamed
 	renameTo string
@@ -18,7 +20,7 @@ type ChatListView struct {
 }
 
 // OnMount observes the chat list.
-func (c *ChatListView) OnMount(ctx app.Context) { ctx.ObserveState(stateChats, &c.list) }
+func (c *ChatListView) OnMount(ctx app.Context) { ctx.ObserveState(control.StateChats, &c.list) }
 
 // Render implements app.Composer.
 func (c *ChatListView) Render() app.UI {
@@ -26,7 +28,7 @@ func (c *ChatListView) Render() app.UI {
 	items := c.list.Items
 	if c.query != "" {
 		// Search looks into the messages, which only the controller has.
-		items = c.Ctrl.Chats(c.query)
+		items = c.Ctrl.Chat.Chats(c.query)
 	}
 	var rows []app.UI
 	for _, it := range items {
@@ -48,7 +50,7 @@ func (c *ChatListView) Render() app.UI {
 	)
 }
 
-func (c *ChatListView) renderItem(it ChatItem) app.UI {
+func (c *ChatListView) renderItem(it control.ChatItem) app.UI {
 	l := c.Lang
 	id := it.ID
 	current := c.list.Current == id
@@ -76,21 +78,21 @@ func (c *ChatListView) renderItem(it ChatItem) app.UI {
 		app.Button().Class("chat-item").Type("button").Aria("current", current).Title(it.Title).
 			Text(it.Title).
 			OnClick(func(ctx app.Context, e app.Event) {
-				c.Ctrl.OpenChat(id)
+				c.Ctrl.Chat.OpenChat(id)
 				setView(ctx, func(v *View) { v.Page, v.NavOpen = pageChat, false })
 				ctx.Defer(func(app.Context) { stickToBottom(true) })
 			}, app.EventScope(id)),
 		app.Button().Class("row-btn").Type("button").Aria("label", T(l, "rename")+": "+it.Title).Title(T(l, "rename")).Body(icon("edit")).
 			OnClick(func(ctx app.Context, e app.Event) { c.renaming, c.renameTo, c.err = id, it.Title, "" }, app.EventScope(id, it.Title)),
 		app.Button().Class("row-btn danger").Type("button").Aria("label", T(l, "delete")+": "+it.Title).Title(T(l, "delete")).Body(icon("trash")).
-			OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.DeleteChat(id) }, app.EventScope(id)),
+			OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Chat.DeleteChat(id) }, app.EventScope(id)),
 	)
 }
 
 // rename gives chat id the title being typed; the store is written in
 // the background.
 func (c *ChatListView) rename(id string) {
-	if err := c.Ctrl.RenameChat(id, c.renameTo); err != nil {
+	if err := c.Ctrl.Chat.RenameChat(id, c.renameTo); err != nil {
 		c.err = err.Error()
 		return
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/control"
 )
 
 // Chats have addresses in the full app: the URL's fragment names the open
@@ -49,8 +51,8 @@ func routeStart(ctx app.Context, ctrl *Controller) {
 	}
 	chatRoute.started = true
 	u := app.Window().URL()
-	if id := hashChat("#" + u.Fragment); id != "" && !ctrl.OpenChat(id) {
-		ctrl.ShowNotice(T(ctrl.Settings().Lang, "chat_unknown"))
+	if id := hashChat("#" + u.Fragment); id != "" && !ctrl.Chat.OpenChat(id) {
+		ctrl.ShowNotice(T(ctrl.Model.Settings().Lang, "chat_unknown"))
 		chatRoute.popping = true // the address is replaced, not added to
 	}
 	if q := linkQuestion(u.Query()); q != "" {
@@ -67,16 +69,16 @@ func routeStart(ctx app.Context, ctrl *Controller) {
 			chatRoute.popping = true
 			switch {
 			case id == "":
-				ctrl.NewChat()
-			case !ctrl.OpenChat(id):
-				ctrl.NewChat()
-				ctrl.ShowNotice(T(ctrl.Settings().Lang, "chat_unknown"))
+				ctrl.Chat.NewChat()
+			case !ctrl.Chat.OpenChat(id):
+				ctrl.Chat.NewChat()
+				ctrl.ShowNotice(T(ctrl.Model.Settings().Lang, "chat_unknown"))
 			}
 		})
 		return nil
 	})
 	app.Window().Call("addEventListener", "popstate", chatRoute.pop)
-	routeFollow(ctrl.chatList())
+	routeFollow(ctrl.Chat.List())
 }
 
 // routeFollow writes the open chat into the address: a chat one opened is
@@ -84,7 +86,7 @@ func routeStart(ctx app.Context, ctrl *Controller) {
 // getting stored, or a change from back and forward, replaces the entry.
 // A chat not stored yet (new, empty) has no address: it would not be
 // found after a reload.
-func routeFollow(list ChatList) {
+func routeFollow(list control.ChatList) {
 	if !chatRoute.started {
 		return
 	}

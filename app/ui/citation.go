@@ -67,7 +67,7 @@ func (d *CitationDialog) Render() app.UI {
 	}
 	c := d.cite.Citation
 	l := d.Lang
-	link := d.Ctrl.PassageLink(c)
+	link := siteOf(d.Ctrl).PassageLink(c)
 	closeFn := func(ctx app.Context, e app.Event) { d.close() }
 	return app.Div().Class("modal-backdrop").OnClick(closeFn).Body(
 		app.Div().Class("modal").Attr("role", "dialog").Aria("modal", true).Aria("labelledby", "cite-title").ID("citation-dialog").

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/control"
 )
 
 // Draft is text another component puts into the composer (a suggestion,
@@ -31,9 +33,9 @@ type Composer struct {
 	Note string
 
 	draft  string
-	status Status
+	status control.Status
 	busy   bool
-	model  ModelState
+	model  control.ModelState
 	pushed Draft
 	// queued: this composer's question waits for the app to be ready;
 	// its text stays until it is asked.
@@ -47,14 +49,14 @@ type Composer struct {
 // wasm started (assets/web/early-input.js kept it), and sends it if the
 // user already had: nothing typed while the app starts is lost.
 func (c *Composer) OnMount(ctx app.Context) {
-	ctx.ObserveState(stateStatus, &c.status).OnChange(func() {
+	ctx.ObserveState(control.StateStatus, &c.status).OnChange(func() {
 		if c.queued && !c.status.Queued {
 			c.queued = false
 			c.clear(ctx)
 		}
 	})
-	ctx.ObserveState(stateModel, &c.model)
-	ctx.ObserveState(stateBusy, &c.busy).OnChange(func() {
+	ctx.ObserveState(control.StateModel, &c.model)
+	ctx.ObserveState(control.StateBusy, &c.busy).OnChange(func() {
 		if !c.busy {
 			ctx.Defer(func(app.Context) { stickToBottom(false); focusByID(InputID) })
 		}
@@ -80,10 +82,10 @@ func (c *Composer) send(ctx app.Context) {
 	if c.Ctrl == nil || c.queued {
 		return
 	}
-	switch c.Ctrl.Ask(c.draft) {
-	case AskSent:
+	switch c.Ctrl.Chat.Ask(c.draft) {
+	case control.AskSent:
 		c.clear(ctx)
-	case AskQueued:
+	case control.AskQueued:
 		c.queued = true
 	}
 }
@@ -104,7 +106,7 @@ func (c *Composer) Render() app.UI {
 	var btn app.UI
 	if c.busy {
 		btn = app.Button().Class("send-btn stop").ID("stop-btn").Type("button").Aria("label", T(l, "stop")).Title(T(l, "stop")).
-			Body(icon("stop")).OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Stop() })
+			Body(icon("stop")).OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Chat.Stop() })
 	} else {
 		btn = app.Button().Class("send-btn").ID("send-btn").Type("button").Aria("label", T(l, "send")).Title(T(l, "send")).
 			Disabled(strings.TrimSpace(c.draft) == "" || c.queued).Body(icon("send")).
@@ -164,11 +166,11 @@ func (c *Composer) renderHint() app.UI {
 
 // PrivacyHint says what leaves the browser when one asks, and where it
 // goes: the model named by m.
-func PrivacyHint(lang string, m ModelState) string {
+func PrivacyHint(lang string, m control.ModelState) string {
 	switch m.Status {
-	case llmDown:
+	case control.LLMDown:
 		return T(lang, "hint_offline")
-	case llmOK:
+	case control.LLMOK:
 	default:
 		// Not checked yet: where the model is, is not known.
 		return T(lang, "hint_any")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"tinyrag/app/control"
 	"tinyrag/app/embed"
 )
 
@@ -32,9 +33,9 @@ func linkQuestion(q url.Values) string {
 // goroutine.
 func askFromLink(ctx app.Context, ctrl *Controller, q string) {
 	ctx.Async(func() {
-		submit := ctrl.HostSubmitOnceKnown()
+		submit := siteOf(ctrl).HostSubmitOnceKnown()
 		ctx.Dispatch(func(ctx app.Context) {
-			if submit && ctrl.Ask(q) != AskRefused {
+			if submit && ctrl.Chat.Ask(q) != control.AskRefused {
 				ctx.Defer(func(app.Context) { stickToBottom(true) })
 				return
 			}

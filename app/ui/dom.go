@@ -6,6 +6,9 @@ import (
 	"fmt"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/control"
+	"tinyrag/app/control/prefs"
 )
 
 // The helpers below touch the page. go-app's JS values are no-ops outside
@@ -14,7 +17,7 @@ import (
 
 // applyTheme sets the theme and language on <html>, where the stylesheet
 // and screen readers look for them.
-func applyTheme(s Settings) {
+func applyTheme(s control.Settings) {
 	root := app.Window().Get("document").Get("documentElement")
 	root.Call("setAttribute", "data-theme", s.Theme)
 	root.Call("setAttribute", "lang", s.Lang)
@@ -57,25 +60,25 @@ func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) 
 type LocalStoragePrefs struct{}
 
 // Load implements Prefs.
-func (LocalStoragePrefs) Load() (Settings, bool) {
+func (LocalStoragePrefs) Load() (control.Settings, bool) {
 	ls := app.Window().Get("localStorage")
 	if !ls.Truthy() {
-		return Settings{}, false
+		return control.Settings{}, false
 	}
-	v := ls.Call("getItem", SettingsKey)
+	v := ls.Call("getItem", prefs.SettingsKey)
 	if !v.Truthy() {
-		return Settings{}, false
+		return control.Settings{}, false
 	}
-	var s Settings
+	var s control.Settings
 	if err := json.Unmarshal([]byte(v.String()), &s); err != nil || s.Theme == "" {
-		return Settings{}, false
+		return control.Settings{}, false
 	}
 	return s, true
 }
 
 // Save implements Prefs. A full or forbidden localStorage throws, which
 // comes back as the error.
-func (LocalStoragePrefs) Save(s Settings) (err error) {
+func (LocalStoragePrefs) Save(s control.Settings) (err error) {
 	b, err := json.Marshal(s)
 	if err != nil {
 		return err
@@ -89,6 +92,6 @@ func (LocalStoragePrefs) Save(s Settings) (err error) {
 	if !ls.Truthy() {
 		return errors.New("this browser has no localStorage")
 	}
-	ls.Call("setItem", SettingsKey, string(b))
+	ls.Call("setItem", prefs.SettingsKey, string(b))
 	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/control"
+	"tinyrag/app/control/kbinput"
 	"tinyrag/app/embed"
 	"tinyrag/app/engine"
 	"tinyrag/app/knowledge"
@@ -95,7 +97,7 @@ func (h hostChat) Ask(q string, submit bool) error {
 		h.ctx.Dispatch(func(ctx app.Context) { setDraft(ctx, q) })
 		return nil
 	}
-	if h.ctrl.Ask(q) == AskRefused {
+	if h.ctrl.Chat.Ask(q) == control.AskRefused {
 		return errors.New("an answer is still being written; ask again when it is done")
 	}
 	return nil
@@ -113,11 +115,11 @@ func (h hostChat) AddDocuments(docs []embed.Document) error {
 	}
 	// The bridge hands over one message at a time: waiting here makes an
 	// ask that follows find the documents.
-	return h.ctrl.ImportDocuments(context.Background(), ins)
+	return h.ctrl.Knowledge.ImportDocuments(context.Background(), ins)
 }
 
 // SetContext implements embed.Chat.
-func (h hostChat) SetContext(text string) { h.ctrl.SetContext(text) }
+func (h hostChat) SetContext(text string) { h.ctrl.Chat.SetContext(text) }
 
 // searchTimeout bounds one search for the host's search box.
 const searchTimeout = 10 * time.Second
@@ -127,14 +129,14 @@ const searchTimeout = 10 * time.Second
 func (h hostChat) Search(q string) ([]embed.SearchResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), searchTimeout)
 	defer cancel()
-	hits, err := h.ctrl.SearchSite(ctx, q, embed.MaxResults)
+	hits, err := siteOf(h.ctrl).SearchSite(ctx, q, embed.MaxResults)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]embed.SearchResult, len(hits))
 	for i, hit := range hits {
 		out[i] = embed.SearchResult{Title: hit.Title, Source: hit.Source,
-			URL: h.ctrl.PassageLink(citationOfHit(hit)), Snippet: snippet(hit)}
+			URL: siteOf(h.ctrl).PassageLink(control.CitationOfHit(hit)), Snippet: snippet(hit)}
 	}
 	return out, nil
 }
@@ -147,7 +149,7 @@ const snippetRunes = 200
 // <mark> added, and a host must never be handed markup.
 func snippet(h knowledge.Hit) []string {
 	if len(h.Fragments) == 0 {
-		return []string{clip(strings.Join(strings.Fields(h.Text), " "), snippetRunes)}
+		return []string{kbinput.Clip(strings.Join(strings.Fields(h.Text), " "), snippetRunes)}
 	}
 	src := strings.Join(h.Fragments, " … ")
 	var out []string
@@ -174,7 +176,7 @@ var unescape = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&#39;", "'", "&#34
 // LoadEmbedPolicy reads which pages may embed the app from the site's
 // tinyrag.json. A site without one allows only its own pages.
 func LoadEmbedPolicy(ctx context.Context, configURL string) (embed.Policy, error) {
-	data, status, err := siteGet(ctx, nil, configURL, maxConfigBytes)
+	data, status, err := control.ReadSiteConfig(ctx, configURL)
 	if status == 404 {
 		return embed.Policy{}, nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"tinyrag/app/control"
 	"tinyrag/app/embed"
 	"tinyrag/app/siteconfig"
 )
@@ -99,10 +100,10 @@ type EmbedView struct {
 	// storage and talks to nobody.
 	Refused string
 
-	settings Settings
-	status   Status
-	model    ModelState
-	thread   Thread
+	settings control.Settings
+	status   control.Status
+	model    control.ModelState
+	thread   control.Thread
 
 	listening bool
 	bridge    *embed.Bridge
@@ -118,7 +119,7 @@ func (e *EmbedView) OnMount(ctx app.Context) {
 		return
 	}
 	startRoot(ctx, e.Ctrl, &e.settings, e.adjust)
-	ctx.ObserveState(stateStatus, &e.status).OnChange(func() {
+	ctx.ObserveState(control.StateStatus, &e.status).OnChange(func() {
 		signalReady(e.status)
 		if e.status.Ready && e.Opts.Question != "" {
 			q := e.Opts.Question
@@ -131,8 +132,8 @@ func (e *EmbedView) OnMount(ctx app.Context) {
 			e.listen(ctx)
 		}
 	})
-	ctx.ObserveState(stateModel, &e.model)
-	ctx.ObserveState(stateThread, &e.thread).OnChange(func() {
+	ctx.ObserveState(control.StateModel, &e.model)
+	ctx.ObserveState(control.StateThread, &e.thread).OnChange(func() {
 		if e.bridge != nil {
 			// The host hears how tall the conversation wants to be.
 			b := e.bridge
@@ -200,7 +201,7 @@ func guardDialogEscape() {
 
 // adjust lets the page's theme and language win over the settings
 // (which, in an embed, nobody edits).
-func (e *EmbedView) adjust(s *Settings) {
+func (e *EmbedView) adjust(s *control.Settings) {
 	if e.Opts.Theme != "" {
 		s.Theme = e.Opts.Theme
 	}
@@ -236,7 +237,7 @@ func (e *EmbedView) Render() app.UI {
 	}
 	llm := e.model.Status
 	if llm == "" {
-		llm = llmUnknown
+		llm = control.LLMUnknown
 	}
 	if e.Refused != "" {
 		return app.Div().Class("shell embed").ID("shell").Attr("data-refused", true).Body(
@@ -255,12 +256,12 @@ func (e *EmbedView) Render() app.UI {
 				return app.Div().Class("embed-bar").Body(
 					app.Button().Class("btn small").ID("embed-new").Type("button").Body(icon("plus"), app.Span().Text(T(l, "new_conversation"))).
 						OnClick(func(ctx app.Context, _ app.Event) {
-							e.Ctrl.NewChat()
+							e.Ctrl.Chat.NewChat()
 							ctx.Defer(func(app.Context) { focusByID(InputID) })
 						}),
 				)
 			}),
-			&ThreadView{Ctrl: e.Ctrl, Lang: l, AllowRun: e.Ctrl.CanRunGo(e.settings), Greeting: greeting,
+			&ThreadView{Ctrl: e.Ctrl, Lang: l, AllowRun: canRunGo(e.Ctrl, e.settings), Greeting: greeting,
 				Starters: e.Opts.Starters, LinkTarget: "_top", FeedbackNote: e.feedbackNote(l)},
 			&Composer{Ctrl: e.Ctrl, Lang: l, Note: e.hostNote(l)},
 		),

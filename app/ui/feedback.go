@@ -29,7 +29,7 @@ type RatingView struct {
 
 // rate keeps f for the answer and closes the form, or shows why not.
 func (r *RatingView) rate(f chats.Feedback) {
-	if err := r.Ctrl.SetFeedback(r.ChatID, r.Index, f); err != nil {
+	if err := r.Ctrl.Chat.SetFeedback(r.ChatID, r.Index, f); err != nil {
 		r.err = err.Error()
 		return
 	}

@@ -2,14 +2,9 @@ package ui
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-)
 
-// fileData is one file the user handed over, read into memory.
-type fileData struct {
-	Name string // path inside a dropped or picked folder, else the name
-	Data []byte
-	Err  string
-}
+	"tinyrag/app/control"
+)
 
 // maxPickedFiles bounds one import so a dropped home folder cannot freeze
 // the page; the importer bounds each file's size.
@@ -41,8 +36,8 @@ func filesOf(list app.Value) []pickedFile {
 
 // readFiles reads picked files. It waits for the browser's callbacks, so
 // it must run off the UI goroutine.
-func readFiles(files []pickedFile) []fileData {
-	out := make([]fileData, 0, len(files))
+func readFiles(files []pickedFile) []control.File {
+	out := make([]control.File, 0, len(files))
 	for _, f := range files {
 		out = append(out, readFile(f.name, f.file))
 	}
@@ -51,15 +46,15 @@ func readFiles(files []pickedFile) []fileData {
 
 // readFile reads one File object. A file the browser cannot read (moved,
 // permission lost) comes back with Err set instead of hanging the import.
-func readFile(name string, f app.Value) fileData {
-	ch := make(chan fileData, 1)
+func readFile(name string, f app.Value) control.File {
+	ch := make(chan control.File, 1)
 	var ok, fail app.Func
 	release := func() { ok.Release(); fail.Release() }
 	ok = app.FuncOf(func(this app.Value, args []app.Value) any {
 		u8 := app.Window().Get("Uint8Array").New(args[0])
 		b := make([]byte, u8.Length())
 		app.CopyBytesToGo(b, u8)
-		ch <- fileData{Name: name, Data: b}
+		ch <- control.File{Name: name, Data: b}
 		release()
 		return nil
 	})
@@ -68,7 +63,7 @@ func readFile(name string, f app.Value) fileData {
 		if len(args) > 0 && args[0].Truthy() {
 			msg = args[0].Call("toString").String()
 		}
-		ch <- fileData{Name: name, Err: name + ": the browser could not read the file: " + msg}
+		ch <- control.File{Name: name, Err: name + ": the browser could not read the file: " + msg}
 		release()
 		return nil
 	})
@@ -98,8 +93,8 @@ func droppedEntries(e app.Event) []app.Value {
 
 // readEntries walks dropped files and folders, depth first. Off the UI
 // goroutine only.
-func readEntries(entries []app.Value) []fileData {
-	var out []fileData
+func readEntries(entries []app.Value) []control.File {
+	var out []control.File
 	var walk func(ent app.Value)
 	walk = func(ent app.Value) {
 		if len(out) >= maxPickedFiles {
@@ -115,7 +110,7 @@ func readEntries(entries []app.Value) []fileData {
 			ok.Release()
 			fail.Release()
 			if f == nil {
-				out = append(out, fileData{Name: path, Err: "could not be read"})
+				out = append(out, control.File{Name: path, Err: "could not be read"})
 				return
 			}
 			out = append(out, readFile(path, f))

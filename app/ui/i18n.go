@@ -60,7 +60,6 @@ var texts = map[string][2]string{
 	"embed_note":               {"The page at %s receives the answers given here, their sources and your ratings.", "Die Seite %s erhält die hier gegebenen Antworten, ihre Quellen und deine Bewertungen."},
 	"new_conversation":         {"New conversation", "Neues Gespräch"},
 	"embed_greeting":           {"Hi! Ask me anything about this site.", "Hallo! Frag mich alles über diese Seite."},
-	"page_context":             {"The visitor asks from a page that describes itself like this:", "Der Besucher fragt von einer Seite, die sich so beschreibt:"},
 	"hint_any":                 {"Answers can be wrong. Your documents stay in this browser; when you ask, the question, this chat's earlier turns and the passages found for it go to the language model you use.", "Antworten können falsch sein. Deine Dokumente bleiben in diesem Browser; wenn du fragst, gehen die Frage, die früheren Beiträge dieses Chats und die dazu gefundenen Passagen an das Sprachmodell, das du nutzt."},
 	"hint_offline":             {"Answers can be wrong. No model is connected: the calculator, nanoGo and your knowledge base answer in this browser, and nothing is sent.", "Antworten können falsch sein. Kein Modell verbunden: Rechner, nanoGo und deine Wissensbasis antworten in diesem Browser, und nichts wird gesendet."},
 	"where_local":              {"on this machine", "auf diesem Rechner"},

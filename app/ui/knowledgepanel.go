@@ -5,6 +5,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"tinyrag/app/control"
+	"tinyrag/app/control/kbinput"
 	"tinyrag/app/knowledge"
 )
 
@@ -19,8 +21,8 @@ type KnowledgePanel struct {
 	Ctrl *Controller
 	Lang string
 
-	kn     KnowledgeState
-	search SearchState
+	kn     control.KnowledgeState
+	search control.SearchState
 
 	query                 string
 	pasteTitle, pasteText string
@@ -32,8 +34,8 @@ type KnowledgePanel struct {
 
 // OnMount observes the sources, the import under way and the search hits.
 func (k *KnowledgePanel) OnMount(ctx app.Context) {
-	ctx.ObserveState(stateKnowledge, &k.kn)
-	ctx.ObserveState(stateSearch, &k.search)
+	ctx.ObserveState(control.StateKnowledge, &k.kn)
+	ctx.ObserveState(control.StateSearch, &k.search)
 	// Back from the chats tab, the box shows the search still listed.
 	k.query = k.search.Query
 }
@@ -57,7 +59,7 @@ func (k *KnowledgePanel) Render() app.UI {
 		docs = append(docs, k.renderDoc(d))
 	}
 	more := len(k.kn.Docs) - shown
-	errText := k.kn.Err
+	errText := importErrText(l, k.kn)
 	if k.pasteErr != "" {
 		errText = k.pasteErr
 	}
@@ -67,7 +69,7 @@ func (k *KnowledgePanel) Render() app.UI {
 			Placeholder(T(l, "search_kb")).Aria("label", T(l, "search_kb")).Value(k.query).
 			OnInput(func(ctx app.Context, e app.Event) {
 				k.query = ctx.JSSrc().Get("value").String()
-				k.Ctrl.SearchKB(k.query)
+				k.Ctrl.Knowledge.SearchKB(k.query)
 			}),
 		app.If(strings.TrimSpace(k.query) != "", func() app.UI { return k.renderHits() }),
 
@@ -82,14 +84,14 @@ func (k *KnowledgePanel) Render() app.UI {
 					return
 				}
 				if entries := droppedEntries(e); len(entries) > 0 {
-					k.Ctrl.ImportFiles(func() []fileData { return readEntries(entries) })
+					k.Ctrl.Knowledge.ImportFiles(func() []control.File { return readEntries(entries) })
 					return
 				}
 				// Some sources (other apps, scripted drops) give files
 				// without file-system entries.
 				if files := e.Get("dataTransfer").Get("files"); files.Truthy() && files.Length() > 0 {
 					picked := filesOf(files)
-					k.Ctrl.ImportFiles(func() []fileData { return readFiles(picked) })
+					k.Ctrl.Knowledge.ImportFiles(func() []control.File { return readFiles(picked) })
 				}
 			}).
 			Body(
@@ -108,8 +110,8 @@ func (k *KnowledgePanel) Render() app.UI {
 		app.If(errText != "", func() app.UI {
 			return app.P().Class("form-error").Attr("role", "alert").Text(errText)
 		}),
-		app.If(k.kn.Result != "" && !k.kn.Importing, func() app.UI {
-			return app.P().Class("form-ok").Attr("role", "status").ID("kb-result").Text(k.kn.Result)
+		app.If(k.kn.Outcome != nil && !k.kn.Importing, func() app.UI {
+			return app.P().Class("form-ok").Attr("role", "status").ID("kb-result").Text(outcomeText(l, k.kn.Outcome))
 		}),
 
 		app.Details().Class("kb-add").Body(
@@ -120,19 +122,19 @@ func (k *KnowledgePanel) Render() app.UI {
 				OnInput(func(ctx app.Context, e app.Event) { k.pasteText = ctx.JSSrc().Get("value").String() }),
 			app.Button().Class("btn small primary").ID("paste-add").Type("button").Disabled(k.kn.Importing).Text(T(l, "add_text")).
 				OnClick(func(ctx app.Context, e app.Event) {
-					if err := k.Ctrl.ImportText(k.pasteTitle, k.pasteText); err != nil {
+					if err := k.Ctrl.Knowledge.ImportText(k.pasteTitle, k.pasteText); err != nil {
 						k.pasteErr = err.Error()
 						return
 					}
 					k.pasteTitle, k.pasteText, k.pasteErr = "", "", ""
 				}),
 		),
-		app.If(!k.Ctrl.WebImports(), func() app.UI {
+		app.If(!siteOf(k.Ctrl).WebImports(), func() app.UI {
 			return app.P().Class("empty-hint").ID("kb-url-off").Text(T(l, "url_off"))
 		}).Else(func() app.UI {
-			return k.renderFetchRow("kb-url", T(l, "url"), &k.url, k.Ctrl.ImportURL)
+			return k.renderFetchRow("kb-url", T(l, "url"), &k.url, k.Ctrl.Knowledge.ImportURL)
 		}),
-		k.renderFetchRow("kb-wiki", T(l, "wikipedia"), &k.wiki, k.Ctrl.ImportWikipedia),
+		k.renderFetchRow("kb-wiki", T(l, "wikipedia"), &k.wiki, k.Ctrl.Knowledge.ImportWikipedia),
 
 		&BackupSection{Ctrl: k.Ctrl, Lang: l},
 
@@ -176,17 +178,18 @@ func (k *KnowledgePanel) renderFetchRow(id, label string, v *string, submit func
 
 func (k *KnowledgePanel) renderProgress() app.UI {
 	p := k.kn.Progress
+	phase := T(k.Lang, "importing") + "…"
 	pct := 0.0
 	if p.Total > 0 {
 		pct = 100 * float64(p.Done) / float64(p.Total)
 	}
 	return app.Div().Class("import-progress").ID("kb-progress").Body(
 		app.Div().Class("progress-label").Body(
-			app.Span().Text(k.kn.Phase),
+			app.Span().Text(phase),
 			app.Span().Class("progress-nums").Text(progressText(k.Lang, p)),
 		),
 		app.Div().Class("progress").Attr("role", "progressbar").
-			Aria("valuemin", 0).Aria("valuemax", 100).Aria("valuenow", int(pct)).Aria("label", k.kn.Phase).
+			Aria("valuemin", 0).Aria("valuemax", 100).Aria("valuenow", int(pct)).Aria("label", phase).
 			Body(app.Div().Style("width", sprintf("%.0f%%", pct))),
 	)
 }
@@ -201,10 +204,10 @@ func (k *KnowledgePanel) renderDoc(d knowledge.Document) app.UI {
 		),
 		app.If(refetch, func() app.UI {
 			return app.Button().Class("row-btn").Type("button").Title(T(l, "reimport")).Aria("label", T(l, "reimport")+": "+d.Title).Body(icon("refresh")).
-				OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.Reimport(d) }, app.EventScope(d.ID))
+				OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.Knowledge.Reimport(d) }, app.EventScope(d.ID))
 		}),
 		app.Button().Class("row-btn danger").Type("button").Title(T(l, "delete")).Aria("label", T(l, "delete")+": "+d.Title).Body(icon("trash")).
-			OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.DeleteDoc(d.ID) }, app.EventScope(d.ID)),
+			OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.Knowledge.DeleteDoc(d.ID) }, app.EventScope(d.ID)),
 	)
 }
 
@@ -227,7 +230,7 @@ func (k *KnowledgePanel) renderHits() app.UI {
 	for _, h := range s.Hits {
 		frag := strings.Join(h.Fragments, " … ")
 		if frag == "" {
-			frag = clip(h.Text, 200)
+			frag = kbinput.Clip(h.Text, 200)
 			frag = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(frag)
 		}
 		hit := h
@@ -238,7 +241,7 @@ func (k *KnowledgePanel) renderHits() app.UI {
 				// only <mark> added; one root element for app.Raw.
 				app.Raw("<span class=\"hit-frag\">"+sanitizeMarks(frag)+"</span>"),
 			).OnClick(func(ctx app.Context, e app.Event) {
-				openCitation(ctx, citationOfHit(hit))
+				openCitation(ctx, control.CitationOfHit(hit))
 			}, app.EventScope(hit.ChunkID)),
 		))
 	}
@@ -247,20 +250,20 @@ func (k *KnowledgePanel) renderHits() app.UI {
 
 func (k *KnowledgePanel) onPick(ctx app.Context, e app.Event) {
 	if !k.kn.Importing {
-		onFilesPicked(ctx, k.Ctrl.ImportFiles)
+		onFilesPicked(ctx, k.Ctrl.Knowledge.ImportFiles)
 	}
 }
 
 // onFilesPicked hands the files of the <input type=file> that changed to
 // importFn, to be read off the UI goroutine.
-func onFilesPicked(ctx app.Context, importFn func(read func() []fileData) bool) {
+func onFilesPicked(ctx app.Context, importFn func(read func() []control.File) bool) {
 	el := ctx.JSSrc()
 	list := el.Get("files")
 	if !list.Truthy() || list.Length() == 0 {
 		return
 	}
 	picked := filesOf(list)
-	importFn(func() []fileData { return readFiles(picked) })
+	importFn(func() []control.File { return readFiles(picked) })
 	// Picking the same file again must fire change again.
 	ctx.Defer(func(app.Context) { el.Set("value", "") })
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/control"
 	"tinyrag/app/markdown"
 )
 
@@ -57,7 +58,7 @@ func (v *MessageView) Render() app.UI {
 			return app.Button().Class("icon-btn regenerate").Type("button").Aria("label", T(l, "regenerate")).
 				Body(icon("refresh"), app.Span().Text(T(l, "regenerate"))).
 				OnClick(func(ctx app.Context, e app.Event) {
-					if v.Ctrl.Regenerate() {
+					if v.Ctrl.Chat.Regenerate() {
 						ctx.Defer(func(app.Context) { stickToBottom(true) })
 					}
 				})
@@ -122,8 +123,8 @@ func linkTarget(target string) string {
 func (v *MessageView) renderAnswer() app.UI {
 	m := &v.Msg
 	l := v.Lang
-	html := markdown.RenderAnswer(m.Content, mdCards(m), markdown.Options{AllowRun: v.AllowRun, Lang: l, Streaming: m.Streaming, Expanded: v.Expanded,
-		CiteLinks: v.Ctrl.CiteLinks(m.Citations), CiteTarget: v.LinkTarget})
+	html := markdown.RenderAnswer(m.Content, control.MDCards(m), markdown.Options{AllowRun: v.AllowRun, Lang: l, Streaming: m.Streaming, Expanded: v.Expanded,
+		CiteLinks: siteOf(v.Ctrl).CiteLinks(m.Citations), CiteTarget: v.LinkTarget})
 	cls := "answer"
 	if m.Streaming {
 		cls += " cursor"
@@ -194,5 +195,5 @@ func answerText(m *chats.Message) string {
 	if m.Answer != "" {
 		return m.Answer
 	}
-	return markdown.StripToolBlocks(m.Content, mdCards(m))
+	return markdown.StripToolBlocks(m.Content, control.MDCards(m))
 }

@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/control"
+)
 
 // ModelPill names the model answers come from, with the endpoint's host
 // when that is not this machine: where the question and its passages go.
@@ -8,16 +12,16 @@ type ModelPill struct {
 	app.Compo
 	Lang string
 
-	model    ModelState
-	settings Settings
-	status   Status
+	model    control.ModelState
+	settings control.Settings
+	status   control.Status
 }
 
 // OnMount observes the model's state and the chosen model.
 func (p *ModelPill) OnMount(ctx app.Context) {
-	ctx.ObserveState(stateModel, &p.model)
-	ctx.ObserveState(stateSettings, &p.settings)
-	ctx.ObserveState(stateStatus, &p.status)
+	ctx.ObserveState(control.StateModel, &p.model)
+	ctx.ObserveState(control.StateSettings, &p.settings)
+	ctx.ObserveState(control.StateStatus, &p.status)
 }
 
 // Render implements app.Composer.
@@ -28,7 +32,7 @@ func (p *ModelPill) Render() app.UI {
 		label = T(l, "starting")
 	}
 	switch p.model.Status {
-	case llmOK:
+	case control.LLMOK:
 		cls += " ok"
 		label = p.settings.Model
 		if label == "" {
@@ -38,13 +42,13 @@ func (p *ModelPill) Render() app.UI {
 			}
 		}
 		host = p.model.Host
-	case llmDown:
+	case control.LLMDown:
 		cls += " err"
 		label = T(l, "offline_mode")
 		switch p.model.Net {
-		case netOffline:
+		case control.NetOffline:
 			label = T(l, "offline")
-		case netServerDown:
+		case control.NetServerDown:
 			label = T(l, "offline_server")
 		}
 	}

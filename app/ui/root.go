@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/control"
 )
 
 // InputID is the DOM id of the chat input; tests and keyboard shortcuts
@@ -18,11 +20,11 @@ type App struct {
 	app.Compo
 	Ctrl *Controller
 
-	status   Status
-	model    ModelState
-	settings Settings
+	status   control.Status
+	model    control.ModelState
+	settings control.Settings
 	view     View
-	chats    ChatList
+	chats    control.ChatList
 }
 
 // OnMount starts the controller and observes what the frame shows. It
@@ -32,16 +34,16 @@ func (a *App) OnMount(ctx app.Context) {
 		return
 	}
 	startRoot(ctx, a.Ctrl, &a.settings, nil)
-	ctx.ObserveState(stateStatus, &a.status).OnChange(func() {
+	ctx.ObserveState(control.StateStatus, &a.status).OnChange(func() {
 		signalReady(a.status)
 		if a.status.Ready {
 			routeStart(ctx, a.Ctrl)
 		}
 	})
-	ctx.ObserveState(stateModel, &a.model)
+	ctx.ObserveState(control.StateModel, &a.model)
 	ctx.ObserveState(stateView, &a.view)
 	// The open chat's address (chatroute.go).
-	ctx.ObserveState(stateChats, &a.chats).OnChange(func() { routeFollow(a.chats) })
+	ctx.ObserveState(control.StateChats, &a.chats).OnChange(func() { routeFollow(a.chats) })
 }
 
 // startRoot is what every root does on mount: the settings' theme and
@@ -50,16 +52,16 @@ func (a *App) OnMount(ctx app.Context) {
 //
 // adjust, if not nil, changes the settings as the root shows them (the
 // embedded view's theme and language come from its host page).
-func startRoot(ctx app.Context, ctrl *Controller, settings *Settings, adjust func(*Settings)) {
+func startRoot(ctx app.Context, ctrl *Controller, settings *control.Settings, adjust func(*control.Settings)) {
 	apply := func() {
 		if adjust != nil {
 			adjust(settings)
 		}
 		applyTheme(*settings)
 	}
-	*settings = ctrl.Settings()
+	*settings = ctrl.Model.Settings()
 	apply()
-	ctx.ObserveState(stateSettings, settings).OnChange(apply)
+	ctx.ObserveState(control.StateSettings, settings).OnChange(apply)
 	preventEnterNewline()
 	watchPage(ctrl)
 	ctrl.Start(statePublisher{ctx})
@@ -69,7 +71,7 @@ func startRoot(ctx app.Context, ctrl *Controller, settings *Settings, adjust fun
 // has started, so the service worker stores the files it left for later
 // and the site's data only now: before, they would share the line with
 // app.wasm.
-func signalReady(st Status) {
+func signalReady(st control.Status) {
 	if !st.Ready || app.IsServer {
 		return
 	}
@@ -93,7 +95,7 @@ func watchPage(ctrl *Controller) {
 		return
 	}
 	pageWatch.net = app.FuncOf(func(app.Value, []app.Value) any {
-		ctrl.CheckModel()
+		ctrl.Model.CheckModel()
 		return nil
 	})
 	app.Window().Call("addEventListener", "online", pageWatch.net)
@@ -128,14 +130,14 @@ func (a *App) Render() app.UI {
 	} else {
 		main = app.Main().Class("main").Aria("label", T(l, "conversation")).Body(
 			&Topbar{Ctrl: a.Ctrl, Lang: l, Title: true},
-			&ThreadView{Ctrl: a.Ctrl, Lang: l, Debug: a.settings.Debug, AllowRun: a.Ctrl.CanRunGo(a.settings), Banner: true},
+			&ThreadView{Ctrl: a.Ctrl, Lang: l, Debug: a.settings.Debug, AllowRun: canRunGo(a.Ctrl, a.settings), Banner: true},
 			&Composer{Ctrl: a.Ctrl, Lang: l},
 		)
 	}
 	// data-ready and data-llm let tests (and styles) see the app's state.
 	llm := a.model.Status
 	if llm == "" {
-		llm = llmUnknown
+		llm = control.LLMUnknown
 	}
 	return app.Div().Class(cls).ID("shell").Attr("data-ready", sprintf("%t", a.status.Ready)).Attr("data-llm", llm).
 		Attr("data-load-ms", sprintf("%d", a.status.LoadMs)).Attr("data-net", string(a.model.Net)).

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/control"
 )
 
 // The server prerenders the app before the wasm starts: that page must
@@ -30,7 +32,7 @@ func TestApp_PrerenderIsAccessible(t *testing.T) {
 }
 
 func TestApp_GermanInterface(t *testing.T) {
-	html := app.HTMLString(&App{settings: Settings{Lang: "de"}})
+	html := app.HTMLString(&App{settings: control.Settings{Lang: "de"}})
 	for _, want := range []string{"Neuer Chat", "Wissen", "Einstellungen", "Passagen"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("German page lacks %q", want)

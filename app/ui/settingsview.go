@@ -5,6 +5,9 @@ import (
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/control"
+	"tinyrag/app/control/prefs"
 )
 
 // SettingsPage is the settings. Every change is saved at once: there is no
@@ -13,16 +16,18 @@ type SettingsPage struct {
 	app.Compo
 	Ctrl *Controller
 
-	settings Settings
-	model    ModelState
-	edit     Settings // what the handlers change
+	settings control.Settings
+	model    control.ModelState
+	test     control.ConnTest
+	edit     control.Settings // what the handlers change
 }
 
 // OnMount observes the settings and the model's state (its models and the
 // connection test).
 func (p *SettingsPage) OnMount(ctx app.Context) {
-	ctx.ObserveState(stateSettings, &p.settings)
-	ctx.ObserveState(stateModel, &p.model)
+	ctx.ObserveState(control.StateSettings, &p.settings)
+	ctx.ObserveState(control.StateModel, &p.model)
+	ctx.ObserveState(control.StateConnTest, &p.test)
 }
 
 // Render implements app.Composer.
@@ -35,7 +40,7 @@ func (p *SettingsPage) Render() app.UI {
 	p.edit = p.settings
 	p.edit.Personas = slices.Clone(p.settings.Personas)
 	st := &p.edit
-	changed := func(app.Context) { p.Ctrl.SetSettings(p.edit) }
+	changed := func(app.Context) { p.Ctrl.Model.SetSettings(p.edit) }
 
 	auto := T(l, "model_auto")
 	if len(p.model.Models) > 0 {
@@ -51,8 +56,8 @@ func (p *SettingsPage) Render() app.UI {
 		models = append(models, app.Option().Value(st.Model).Text(st.Model).Selected(true))
 	}
 
-	themes := make([]app.UI, 0, len(Themes))
-	for _, t := range Themes {
+	themes := make([]app.UI, 0, len(prefs.Themes))
+	for _, t := range prefs.Themes {
 		id := t.ID
 		themes = append(themes, app.Button().Class("theme-swatch").Type("button").ID("theme-"+id).
 			Attr("data-swatch", id).Aria("pressed", st.Theme == id).Title(t.Name).
@@ -63,8 +68,8 @@ func (p *SettingsPage) Render() app.UI {
 	for _, lg := range Languages {
 		langs = append(langs, app.Option().Value(lg.Code).Text(lg.Name).Selected(st.Lang == lg.Code))
 	}
-	answerLangs := make([]app.UI, 0, len(AnswerLanguages))
-	for _, a := range AnswerLanguages {
+	answerLangs := make([]app.UI, 0, len(prefs.AnswerLanguages))
+	for _, a := range prefs.AnswerLanguages {
 		label := a
 		if a == "" {
 			label = T(l, "answer_auto")
@@ -77,7 +82,7 @@ func (p *SettingsPage) Render() app.UI {
 	}
 
 	testCls := "form-error"
-	if p.model.TestOK {
+	if p.test.OK {
 		testCls = "form-ok"
 	}
 
@@ -91,8 +96,8 @@ func (p *SettingsPage) Render() app.UI {
 		app.Div().Class("settings-scroll").Body(
 			app.Div().Class("settings-grid").Body(
 				card(T(l, "llm"),
-					field(T(l, "endpoint"), "set-endpoint", T(l, p.Ctrl.EndpointHint()),
-						app.Input().ID("set-endpoint").Type("url").Placeholder(p.Ctrl.EndpointPlaceholder()).Value(st.Endpoint).
+					field(T(l, "endpoint"), "set-endpoint", T(l, p.Ctrl.Model.EndpointHint()),
+						app.Input().ID("set-endpoint").Type("url").Placeholder(p.Ctrl.Model.EndpointPlaceholder()).Value(st.Endpoint).
 							OnChange(func(ctx app.Context, e app.Event) {
 								st.Endpoint = ctx.JSSrc().Get("value").String()
 								changed(ctx)
@@ -107,11 +112,11 @@ func (p *SettingsPage) Render() app.UI {
 						app.Select().ID("set-model").Body(models...).
 							OnChange(func(ctx app.Context, e app.Event) { st.Model = ctx.JSSrc().Get("value").String(); changed(ctx) })),
 					app.Div().Class("row").Body(
-						app.Button().Class("btn primary").ID("test-conn").Type("button").Disabled(p.model.Testing).
-							Text(map[bool]string{true: T(l, "testing"), false: T(l, "test_conn")}[p.model.Testing]).
-							OnClick(func(ctx app.Context, e app.Event) { p.Ctrl.CheckModel() }),
-						app.If(p.model.TestMsg != "" && !p.model.Testing, func() app.UI {
-							return app.Span().Class(testCls).ID("test-result").Attr("role", "status").Text(p.model.TestMsg)
+						app.Button().Class("btn primary").ID("test-conn").Type("button").Disabled(p.test.Testing).
+							Text(map[bool]string{true: T(l, "testing"), false: T(l, "test_conn")}[p.test.Testing]).
+							OnClick(func(ctx app.Context, e app.Event) { p.Ctrl.Model.CheckModel() }),
+						app.If(p.test.Done && !p.test.Testing, func() app.UI {
+							return app.Span().Class(testCls).ID("test-result").Attr("role", "status").Text(connTestText(l, p.test))
 						}),
 					),
 				),
@@ -149,7 +154,7 @@ func (p *SettingsPage) Render() app.UI {
 	)
 }
 
-func (p *SettingsPage) renderPersonas(st *Settings, changed func(app.Context)) app.UI {
+func (p *SettingsPage) renderPersonas(st *control.Settings, changed func(app.Context)) app.UI {
 	l := st.Lang
 	var rows []app.UI
 	for i := range st.Personas {
@@ -179,7 +184,7 @@ func (p *SettingsPage) renderPersonas(st *Settings, changed func(app.Context)) a
 	}
 	rows = append(rows, app.Button().Class("btn small").Type("button").Text("+ "+T(l, "add_persona")).
 		OnClick(func(ctx app.Context, e app.Event) {
-			st.Personas = append(st.Personas, Persona{Name: sprintf("Persona %d", len(st.Personas)+1)})
+			st.Personas = append(st.Personas, prefs.Persona{Name: sprintf("Persona %d", len(st.Personas)+1)})
 			changed(ctx)
 		}))
 	return app.Div().Class("personas").Body(rows...)
@@ -217,4 +222,16 @@ func number(id, label string, v int, set func(app.Context, int)) app.UI {
 				}
 			}),
 	)
+}
+
+// connTestText says how the connection test went: how many models the
+// endpoint offers, or why it cannot be reached.
+func connTestText(lang string, t control.ConnTest) string {
+	switch {
+	case t.OK:
+		return sprintf(T(lang, "conn_ok"), t.Models)
+	case t.ErrKey != "":
+		return T(lang, t.ErrKey)
+	}
+	return t.Err
 }

@@ -49,7 +49,7 @@ func (s *Sidebar) Render() app.UI {
 			if s.Ctrl == nil {
 				return
 			}
-			s.Ctrl.NewChat()
+			s.Ctrl.Chat.NewChat()
 			setView(ctx, func(v *View) { v.Page, v.NavOpen = pageChat, false })
 			setDraft(ctx, "")
 		}),

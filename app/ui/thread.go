@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/control"
 )
 
 // ThreadView is the conversation: notices, the welcome or the messages.
@@ -34,9 +36,9 @@ type ThreadView struct {
 	// nobody but this browser).
 	FeedbackNote string
 
-	thread Thread
-	status Status
-	model  ModelState
+	thread control.Thread
+	status control.Status
+	model  control.ModelState
 
 	expanded map[int]map[string]bool // message index → call id → open
 	openFor  string                  // the chat expanded belongs to
@@ -46,11 +48,11 @@ type ThreadView struct {
 // OnMount observes the conversation, the notices and the model's state,
 // and listens for tool cards being opened or closed.
 func (t *ThreadView) OnMount(ctx app.Context) {
-	ctx.ObserveState(stateThread, &t.thread).OnChange(func() {
+	ctx.ObserveState(control.StateThread, &t.thread).OnChange(func() {
 		ctx.Defer(func(app.Context) { stickToBottom(false) })
 	})
-	ctx.ObserveState(stateStatus, &t.status)
-	ctx.ObserveState(stateModel, &t.model)
+	ctx.ObserveState(control.StateStatus, &t.status)
+	ctx.ObserveState(control.StateModel, &t.model)
 	// A click on a card's summary is seen as it happens: the toggle
 	// event that follows is queued, and a token arriving meanwhile
 	// replaces the card, so the event would fire on a detached element.
@@ -130,8 +132,8 @@ func (t *ThreadView) Render() app.UI {
 	l := t.Lang
 	var body []app.UI
 	if t.Banner {
-		if t.status.Ready && t.model.Status == llmDown {
-			body = append(body, &ModelBanner{Ctrl: t.Ctrl, Lang: l, Err: t.model.Err, Net: t.model.Net, Static: !t.Ctrl.WebImports()})
+		if t.status.Ready && t.model.Status == control.LLMDown {
+			body = append(body, &ModelBanner{Ctrl: t.Ctrl, Lang: l, Err: modelErrText(l, t.model), Net: t.model.Net, Static: !siteOf(t.Ctrl).WebImports()})
 		}
 		if t.status.LoadErr != "" {
 			body = append(body, app.Div().Class("banner").Attr("role", "alert").Text(T(l, "storage_temporary")+" ("+t.status.LoadErr+")"))
@@ -181,12 +183,12 @@ func (t *ThreadView) starters() []string {
 	if t.Starters != nil {
 		return t.Starters
 	}
-	return t.Ctrl.Starters()
+	return siteOf(t.Ctrl).Starters()
 }
 
 // ask asks a starter question: the visitor chose it, so it is sent.
 func (t *ThreadView) ask(ctx app.Context, q string) {
-	if t.Ctrl.Ask(q) != AskRefused {
+	if t.Ctrl.Chat.Ask(q) != control.AskRefused {
 		ctx.Defer(func(app.Context) { stickToBottom(true) })
 	}
 }
@@ -281,7 +283,7 @@ type ModelBanner struct {
 	Ctrl *Controller
 	Lang string
 	Err  string
-	Net  netState
+	Net  control.NetState
 	// Static: there is no tinyRAG server (a static site), so the server's
 	// set-up steps do not apply.
 	Static bool
@@ -290,9 +292,9 @@ type ModelBanner struct {
 // Render implements app.Composer.
 func (b *ModelBanner) Render() app.UI {
 	l := b.Lang
-	if b.Net == netOffline || b.Net == netServerDown {
+	if b.Net == control.NetOffline || b.Net == control.NetServerDown {
 		title, text := "offline_title", "offline_text"
-		if b.Net == netServerDown {
+		if b.Net == control.NetServerDown {
 			title, text = "server_down_title", "server_down_text"
 		}
 		return app.Section().Class("banner offline").ID("llm-banner").Attr("role", "status").
@@ -315,7 +317,7 @@ func (b *ModelBanner) Render() app.UI {
 			app.Button().Class("btn").Type("button").Text(T(l, "settings")).
 				OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.Page = pageSettings }) }),
 			app.Button().Class("btn").Type("button").Text(T(l, "retry")).
-				OnClick(func(ctx app.Context, e app.Event) { b.Ctrl.CheckModel() }),
+				OnClick(func(ctx app.Context, e app.Event) { b.Ctrl.Model.CheckModel() }),
 		),
 	)
 }
@@ -331,4 +333,12 @@ func inlineCode(s string) []app.UI {
 		}
 	}
 	return out
+}
+
+// modelErrText says why the model cannot be reached.
+func modelErrText(lang string, m control.ModelState) string {
+	if m.ErrKey != "" {
+		return T(lang, m.ErrKey)
+	}
+	return m.Err
 }

@@ -4,6 +4,9 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/chats"
+	"tinyrag/app/control"
 )
 
 // Topbar is the conversation's header: the menu button, the chat's title
@@ -14,14 +17,14 @@ type Topbar struct {
 	Lang  string
 	Title bool // show the open chat's title (else only the menu and model)
 
-	thread Thread
+	thread control.Thread
 	copied bool
 }
 
 // OnMount observes the open chat, for its title.
 func (t *Topbar) OnMount(ctx app.Context) {
 	if t.Title {
-		ctx.ObserveState(stateThread, &t.thread)
+		ctx.ObserveState(control.StateThread, &t.thread)
 	}
 }
 
@@ -44,7 +47,7 @@ func (t *Topbar) Render() app.UI {
 			return app.Button().Class("icon-btn copy-md").ID("copy-md").Type("button").Aria("label", label).Title(label).
 				Body(icon("clipboard"), app.Span().Class("copy-md-label").Text(label)).
 				OnClick(func(ctx app.Context, e app.Event) {
-					copyText(t.Ctrl.ChatMarkdown())
+					copyText(chatMarkdown(t.Ctrl, t.Lang))
 					t.copied = true
 					ctx.After(1500*time.Millisecond, func(app.Context) { t.copied = false })
 				})
@@ -69,4 +72,24 @@ func (m *MenuButton) Render() app.UI {
 	return app.Button().Class("icon-btn menu-btn").Type("button").Aria("label", T(m.Lang, "open_menu")).
 		Aria("expanded", m.view.NavOpen).Body(icon("menu")).
 		OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = !v.NavOpen }) })
+}
+
+// chatMarkdown is the open conversation as Markdown, in the interface's
+// language, with links to the cited passages and related pages.
+func chatMarkdown(ctrl *Controller, lang string) string {
+	ch := ctrl.Chat.Open()
+	if ch == nil {
+		return ""
+	}
+	reasons := map[string]string{}
+	for _, r := range chats.Reasons {
+		reasons[r] = T(lang, "reason_"+r)
+	}
+	return ch.Markdown(chats.MarkdownOptions{
+		You: T(lang, "you"), Assistant: T(lang, "assistant"), Sources: T(lang, "sources"),
+		Related: T(lang, "related"), Feedback: T(lang, "feedback"), NoMatch: T(lang, "no_match"),
+		Reasons: reasons,
+		Answer:  answerText,
+		Link:    ctrl.Site.PassageLink,
+	})
 }

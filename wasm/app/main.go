@@ -20,6 +20,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/control"
 	"tinyrag/app/embed"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/importrun"
@@ -42,7 +43,7 @@ func main() {
 		// same base, found here at run time.
 		root := ui.BasePath(page, app.Getenv("GOAPP_ROOT_PREFIX"))
 		useRoot(root)
-		deps := ui.Deps{
+		deps := control.Deps{
 			Origin:    origin.String(),
 			ConfigURL: origin.String() + root + siteconfig.FileName,
 			// The interpreter lives in its own worker wasm, loaded on first use.
@@ -61,7 +62,7 @@ func main() {
 				return storage.OpenIndexedDB(ctx, "tinyrag-knowledge")
 			}
 			deps.Prefs = ui.LocalStoragePrefs{}
-			pages.App = ui.NewController(deps)
+			pages.App = control.NewController(deps)
 		}
 	}
 	// The stores start opening now, and the goroutine that opens them gets
@@ -91,7 +92,7 @@ func mark(name string) {
 // is not allowed gets a refusal, and no storage is opened for it. (A
 // server also sends frame-ancestors; a static host cannot, so this check
 // is what protects a static site.)
-func embedPages(deps ui.Deps, q url.Values) ui.Pages {
+func embedPages(deps control.Deps, q url.Values) ui.Pages {
 	p := ui.Pages{EmbedOpts: ui.ParseEmbedOptions(q)}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -117,7 +118,7 @@ func embedPages(deps ui.Deps, q url.Values) ui.Pages {
 	deps.Bundles = p.EmbedOpts.Bundles
 	p.EmbedHost = &ui.EmbedHost{}
 	deps.Observer = p.EmbedHost
-	p.Embed = ui.NewController(deps)
+	p.Embed = control.NewController(deps)
 	if embedder != "" {
 		p.EmbedOrigin = embedder
 		p.EmbedListen = func(chat embed.Chat) (*embed.Bridge, error) { return embed.Listen(embedder, policy, chat) }

@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"context"
@@ -18,6 +18,24 @@ import (
 // as they type, links that open a page at the cited passage, pages to read
 // next, the site's own starter questions, and a way to rate an answer.
 
+// Site is the controller's part that answers questions about the site's
+// knowledge and where its documents and citations link, for the views and
+// for the answers: it reads the runtime and keeps no state of its own. Its
+// methods may be called on a nil Site (the server's prerender has no
+// controller).
+type Site struct {
+	c *core
+}
+
+// runtime is the controller's runtime; nil on a nil Site and while the
+// stores are opening.
+func (s *Site) runtime() *Runtime {
+	if s == nil {
+		return nil
+	}
+	return s.c.runtime()
+}
+
 // relatedPages is how many related pages an answer lists at most.
 const relatedPages = 3
 
@@ -28,10 +46,8 @@ const relatedTimeout = 10 * time.Second
 // query still being typed: the best k documents, with their passages'
 // matched words marked (knowledge.SearchOptions.AsYouType). Before the
 // app has started there is nothing to search yet: no hits.
-func (c *Controller) SearchSite(ctx context.Context, q string, k int) ([]knowledge.Hit, error) {
-	c.mu.Lock()
-	rt := c.rt
-	c.mu.Unlock()
+func (s *Site) SearchSite(ctx context.Context, q string, k int) ([]knowledge.Hit, error) {
+	rt := s.runtime()
 	if rt == nil || strings.TrimSpace(q) == "" {
 		return nil, nil
 	}
@@ -45,15 +61,10 @@ func (c *Controller) SearchSite(ctx context.Context, q string, k int) ([]knowled
 // PageLink is where a document of the knowledge base can be read: a page
 // of the site (resolved against the site's base), or the web page a
 // visitor's document was imported from; "" when it is no web page.
-func (c *Controller) PageLink(docID, source string) string {
-	if c == nil {
-		return ""
-	}
-	c.mu.Lock()
-	rt := c.rt
-	c.mu.Unlock()
+func (s *Site) PageLink(docID, source string) string {
+	rt := s.runtime()
 	if rt != nil && rt.IsSiteCitation(docID) {
-		return c.SiteLink(source)
+		return s.SiteLink(source)
 	}
 	if u, err := url.Parse(source); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		return source
@@ -64,20 +75,20 @@ func (c *Controller) PageLink(docID, source string) string {
 // PassageLink is where a citation links: its page opened at the passage
 // (a text fragment made of the passage's words, app/textfrag); "" when
 // the document is no web page.
-func (c *Controller) PassageLink(cite chats.Citation) string {
+func (s *Site) PassageLink(cite chats.Citation) string {
 	doc, _, _ := strings.Cut(cite.ChunkID, "#")
-	return textfrag.Link(c.PageLink(doc, cite.Source), cite.Text)
+	return textfrag.Link(s.PageLink(doc, cite.Source), cite.Text)
 }
 
 // CiteLinks are the links of an answer's citations by number: the n-th
 // is where "[n]" in the answer leads.
-func (c *Controller) CiteLinks(cites []chats.Citation) []string {
+func (s *Site) CiteLinks(cites []chats.Citation) []string {
 	if len(cites) == 0 {
 		return nil
 	}
 	out := make([]string, len(cites))
 	for i, ct := range cites {
-		out[i] = c.PassageLink(ct)
+		out[i] = s.PassageLink(ct)
 	}
 	return out
 }
@@ -88,7 +99,7 @@ func (c *Controller) CiteLinks(cites []chats.Citation) []string {
 // every passage it was given). noMatch says
 // nothing in the knowledge matched q at all (and the answer was given no
 // passage): a question the site's pages do not answer.
-func (c *Controller) related(rt *Runtime, q string, cites []chats.Citation) (rel []chats.Related, noMatch bool) {
+func (s *Site) related(rt *Runtime, q string, cites []chats.Citation) (rel []chats.Related, noMatch bool) {
 	if !rt.HasKnowledge() {
 		return nil, false
 	}
@@ -108,7 +119,7 @@ func (c *Controller) related(rt *Runtime, q string, cites []chats.Citation) (rel
 			continue
 		}
 		seen[h.DocID] = true
-		if link := c.PageLink(h.DocID, h.Source); link != "" {
+		if link := s.PageLink(h.DocID, h.Source); link != "" {
 			rel = append(rel, chats.Related{Title: h.Title, Source: h.Source, URL: link})
 		}
 	}
@@ -134,102 +145,41 @@ func knowledgeQuestion(m *chats.Message) bool {
 // Starters are the site's starter questions (tinyrag.json "starters"),
 // shown on the welcome screen instead of the app's own suggestions; none
 // before the app has read the site's config.
-func (c *Controller) Starters() []string {
-	if c == nil {
+func (s *Site) Starters() []string {
+	rt := s.runtime()
+	if rt == nil || rt.SiteConfig() == nil {
 		return nil
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.rt == nil || c.rt.SiteConfig() == nil {
-		return nil
-	}
-	return slices.Clone(c.rt.SiteConfig().Starters)
+	return slices.Clone(rt.SiteConfig().Starters)
 }
 
 // HostSubmit reports whether the site lets a question from outside the
 // app — an embedding page, a link's ?q= — be sent at once. Off (the
 // default), it waits in the composer for the visitor to send.
-func (c *Controller) HostSubmit() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.rt != nil && c.rt.SiteConfig() != nil && c.rt.SiteConfig().EmbedPolicy().HostSubmit
+func (s *Site) HostSubmit() bool {
+	rt := s.runtime()
+	return rt != nil && rt.SiteConfig() != nil && rt.SiteConfig().EmbedPolicy().HostSubmit
 }
 
 // HostSubmitOnceKnown is HostSubmit once the site's config was read: the
 // app is ready before it arrives, and a question that came with the
 // page's address must not go by the default for want of it. It waits up
 // to siteConfigWait; a site slower than that gets the default (off).
-func (c *Controller) HostSubmitOnceKnown() bool {
-	c.mu.Lock()
-	rt := c.rt
-	c.mu.Unlock()
+func (s *Site) HostSubmitOnceKnown() bool {
+	rt := s.runtime()
 	if rt == nil || !rt.SiteConfigRead(siteConfigWait) {
 		return false
 	}
-	return c.HostSubmit()
+	return s.HostSubmit()
 }
 
 // siteConfigWait is how long a question from the page's address waits
 // for the site's config to say whether it may be sent at once.
 const siteConfigWait = 10 * time.Second
 
-// SetFeedback keeps the visitor's rating of the answer at index of chat
-// chatID with it, and tells the observer (an embedding page hears it).
-// Rating again replaces the earlier rating.
-func (c *Controller) SetFeedback(chatID string, index int, f chats.Feedback) error {
-	f, err := f.Check()
-	if err != nil {
-		return err
-	}
-	f.Time = c.now()
-	c.mu.Lock()
-	ch := c.chat
-	if ch.ID != chatID && c.hist != nil {
-		ch = c.hist.Get(chatID)
-	}
-	if ch == nil || ch.ID != chatID || index < 1 || index >= len(ch.Messages) ||
-		ch.Messages[index].Role != chats.RoleAssistant || ch.Messages[index].Streaming {
-		c.mu.Unlock()
-		return errors.New("feedback: there is no finished answer to rate there")
-	}
-	m := ch.Messages[index]
-	m.Feedback = &f
-	q := ""
-	if prev := ch.Messages[index-1]; prev.Role == chats.RoleUser {
-		q = prev.Content
-	}
-	c.saveLocked(ch)
-	cp := copyMessage(m)
-	c.unlock(stateThread, stateStatus)
-	if c.deps.Observer != nil {
-		c.deps.Observer.Feedback(q, cp)
-	}
-	return nil
-}
-
-// ChatMarkdown is the open conversation as Markdown, in the interface's
-// language, with links to the cited passages and related pages.
-func (c *Controller) ChatMarkdown() string {
-	c.mu.Lock()
-	b, err := chats.Encode(c.chat)
-	lang := c.settings.Lang
-	c.mu.Unlock()
-	if err != nil {
-		return ""
-	}
-	ch, err := chats.Decode(b) // a copy: an answer may still be written into the open chat
-	if err != nil {
-		return ""
-	}
-	reasons := map[string]string{}
-	for _, r := range chats.Reasons {
-		reasons[r] = T(lang, "reason_"+r)
-	}
-	return ch.Markdown(chats.MarkdownOptions{
-		You: T(lang, "you"), Assistant: T(lang, "assistant"), Sources: T(lang, "sources"),
-		Related: T(lang, "related"), Feedback: T(lang, "feedback"), NoMatch: T(lang, "no_match"),
-		Reasons: reasons,
-		Answer:  answerText,
-		Link:    c.PassageLink,
-	})
+// WebImports reports whether URL imports can work here: a static site
+// without a tinyRAG server has no fetch proxy.
+func (s *Site) WebImports() bool {
+	rt := s.runtime()
+	return rt == nil || rt.Proxy() != ""
 }

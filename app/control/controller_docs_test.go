@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"context"
@@ -43,56 +43,39 @@ func docsSite(t *testing.T, starters []string, hostSubmit bool) func(*Deps) {
 func TestController_SiteStartersAndHostSubmitComeFromTinyragJSON(t *testing.T) {
 	model := &scriptedModel{reply: func(llm.Request, int) []string { return words("Fine.") }}
 	c, _ := harness(t, chats.NewMemStore(), model, docsSite(t, []string{"When do I prune?", "How do I store pears?"}, true))
-	if got := c.Starters(); !reflect.DeepEqual(got, []string{"When do I prune?", "How do I store pears?"}) {
+	if got := c.Site.Starters(); !reflect.DeepEqual(got, []string{"When do I prune?", "How do I store pears?"}) {
 		t.Errorf("Starters = %q", got)
 	}
-	if !c.HostSubmit() {
+	if !c.Site.HostSubmit() {
 		t.Error("HostSubmit is off although the site turned it on")
 	}
 	c2, _ := harness(t, chats.NewMemStore(), model, docsSite(t, nil, false))
-	if c2.Starters() != nil || c2.HostSubmit() {
-		t.Errorf("a site without starters or host submit: %q, %v", c2.Starters(), c2.HostSubmit())
+	if c2.Site.Starters() != nil || c2.Site.HostSubmit() {
+		t.Errorf("a site without starters or host submit: %q, %v", c2.Site.Starters(), c2.Site.HostSubmit())
 	}
 }
 
 func TestController_SearchSiteLinksEachPageAtItsPassage(t *testing.T) {
 	model := &scriptedModel{reply: func(llm.Request, int) []string { return words("Fine.") }}
 	c, _ := harness(t, chats.NewMemStore(), model, docsSite(t, nil, false))
-	hits, err := c.SearchSite(context.Background(), "crossing branches", 5)
+	hits, err := c.Site.SearchSite(context.Background(), "crossing branches", 5)
 	if err != nil || len(hits) == 0 || hits[0].Title != "Winter pruning" {
 		t.Fatalf("SearchSite = %+v, %v", hits, err)
 	}
-	link := c.PassageLink(citationOfHit(hits[0]))
-	if !strings.HasPrefix(link, strings.TrimSuffix(c.deps.ConfigURL, siteconfig.FileName)+"guide/pruning.html#:~:text=Prune%20apple%20trees%20in%20late,first%2C%20then%20thin%20the%20canopy.") {
+	link := c.Site.PassageLink(CitationOfHit(hits[0]))
+	if !strings.HasPrefix(link, strings.TrimSuffix(c.c.deps.ConfigURL, siteconfig.FileName)+"guide/pruning.html#:~:text=Prune%20apple%20trees%20in%20late,first%2C%20then%20thin%20the%20canopy.") {
 		t.Errorf("passage link %q: want the page under the site's base at the passage's words", link)
 	}
-	if hits, err := c.SearchSite(context.Background(), "  ", 5); err != nil || hits != nil {
+	if hits, err := c.Site.SearchSite(context.Background(), "  ", 5); err != nil || hits != nil {
 		t.Errorf("an empty query: %v, %v", hits, err)
 	}
 
-	// The host's search box gets text only: the title and the excerpt of
-	// a page whose words hold markup come as the words they are.
-	res, err := hostChat{ctrl: c}.Search("soil mulch")
-	if err != nil || len(res) == 0 {
-		t.Fatalf("host search = %+v, %v", res, err)
-	}
-	r := res[0]
-	if r.Title != "Orchard <script>alert(1)</script> soil" || !strings.Contains(r.URL, "guide/soil.html#:~:text=") {
-		t.Errorf("result %+v", r)
-	}
-	joined := strings.Join(r.Snippet, "")
-	if !strings.Contains(joined, "<b>young</b>") || strings.Contains(joined, "&lt;") || strings.Contains(joined, "<mark>") {
-		t.Errorf("snippet %q: want the page's words as text, unescaped, no markup of ours", r.Snippet)
-	}
-	if len(r.Snippet) < 2 || !strings.EqualFold(r.Snippet[1], "mulch") {
-		t.Errorf("snippet %q: want the matched word as the first odd piece", r.Snippet)
-	}
 }
 
 func TestController_AnswerListsRelatedPagesItDidNotCite(t *testing.T) {
 	model := &scriptedModel{reply: func(llm.Request, int) []string { return words("Prune in late winter [1].") }}
 	c, rec := harness(t, chats.NewMemStore(), model, docsSite(t, nil, false))
-	c.Ask("apple trees winter pruning")
+	c.Chat.Ask("apple trees winter pruning")
 	waitFor(t, "answered", func() bool {
 		return !rec.busy() && len(rec.thread().Messages) == 2 && !lastAnswerOf(rec.thread()).Streaming
 	})
@@ -117,7 +100,7 @@ func TestController_AnswerListsRelatedPagesItDidNotCite(t *testing.T) {
 		t.Error("a question that matched is marked as matching nothing")
 	}
 
-	c.Ask("qwertyuiop zxcvbnm")
+	c.Chat.Ask("qwertyuiop zxcvbnm")
 	waitFor(t, "answered", func() bool {
 		return !rec.busy() && len(rec.thread().Messages) == 4 && !lastAnswerOf(rec.thread()).Streaming
 	})
@@ -132,7 +115,7 @@ func TestController_FeedbackIsKeptWithTheAnswerAndTold(t *testing.T) {
 	store := chats.NewMemStore()
 	model := &scriptedModel{reply: func(llm.Request, int) []string { return words("Prune in late winter [1].") }}
 	c, rec := harness(t, store, model, docsSite(t, nil, false), func(d *Deps) { d.Observer = h })
-	c.Ask("When should I prune apple trees?")
+	c.Chat.Ask("When should I prune apple trees?")
 	waitFor(t, "answered", func() bool {
 		return !rec.busy() && len(rec.thread().Messages) == 2 && !lastAnswerOf(rec.thread()).Streaming
 	})
@@ -147,11 +130,11 @@ func TestController_FeedbackIsKeptWithTheAnswerAndTold(t *testing.T) {
 		{0, chats.Feedback{Rating: chats.RatingUp}}, // the question, not an answer
 		{5, chats.Feedback{Rating: chats.RatingUp}},
 	} {
-		if err := c.SetFeedback(id, bad.index, bad.f); err == nil {
+		if err := c.Chat.SetFeedback(id, bad.index, bad.f); err == nil {
 			t.Errorf("feedback %+v on message %d accepted", bad.f, bad.index)
 		}
 	}
-	if err := c.SetFeedback(id, 1, chats.Feedback{Rating: chats.RatingDown, Reason: "missing_sources", Note: " Which varieties? "}); err != nil {
+	if err := c.Chat.SetFeedback(id, 1, chats.Feedback{Rating: chats.RatingDown, Reason: "missing_sources", Note: " Which varieties? "}); err != nil {
 		t.Fatal(err)
 	}
 	c.Wait()
@@ -169,7 +152,9 @@ func TestController_FeedbackIsKeptWithTheAnswerAndTold(t *testing.T) {
 	if len(rated) != 1 || rated[0].Feedback.Rating != "down" {
 		t.Errorf("the observer heard %+v", rated)
 	}
-	md := c.ChatMarkdown()
+	// The open chat as the views export it (app/ui's chatMarkdown).
+	md := c.Chat.Open().Markdown(chats.MarkdownOptions{You: "You", Assistant: "Assistant", Sources: "Sources",
+		Feedback: "Feedback", Reasons: map[string]string{"missing_sources": "missing sources"}, Link: c.Site.PassageLink})
 	for _, want := range []string{"# When should I prune apple trees?", "## You", "Prune in late winter [1].", "[Winter pruning](http://127.0.0.1:", "#:~:text=", "Feedback: down, missing sources: Which varieties?"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the chat as Markdown lacks %q:\n%s", want, md)

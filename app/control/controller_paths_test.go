@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"context"
@@ -62,10 +62,10 @@ func TestController_AQuestionSentWhileStartingIsAskedOnceReady(t *testing.T) {
 		ConfigURL: "",
 	})
 	rec := newRecorder()
-	if got := c.Ask("are you there?"); got != AskQueued {
+	if got := c.Chat.Ask("are you there?"); got != AskQueued {
 		t.Fatalf("Ask before Start = %v, want AskQueued", got)
 	}
-	if got := c.Ask("a second one?"); got != AskRefused {
+	if got := c.Chat.Ask("a second one?"); got != AskRefused {
 		t.Errorf("a second question while one waits = %v, want AskRefused", got)
 	}
 	c.Start(rec)
@@ -94,7 +94,7 @@ func TestController_WithoutAModelTheBrowserToolsAnswerWithTheirCards(t *testing.
 	model := &scriptedModel{reply: func(llm.Request, int) []string { return words("never") }}
 	h := &heard{}
 	c, rec := harnessDown(t, model, func(d *Deps) { d.Observer = h; d.Online = func() bool { return false } })
-	if c.Ask("What is 3 * (17 + 5) / 2?") != AskSent {
+	if c.Chat.Ask("What is 3 * (17 + 5) / 2?") != AskSent {
 		t.Fatal("Ask refused")
 	}
 	waitFor(t, "answered", func() bool { return !rec.busy() && !lastAnswerOf(rec.thread()).Streaming })
@@ -103,7 +103,7 @@ func TestController_WithoutAModelTheBrowserToolsAnswerWithTheirCards(t *testing.
 	if !strings.Contains(m.Answer, "33") || len(m.Cards) != 1 || m.Cards[0].Tool != "calculate" || !m.Offline {
 		t.Fatalf("answer %+v; want 33 from a calculate card, marked as made without a model", m)
 	}
-	if !strings.Contains(m.Content, T("en", "offline_title")) {
+	if !strings.Contains(m.Content, answerText("en", textOfflineWhy)) {
 		t.Errorf("answer %q does not say the browser is offline", m.Content)
 	}
 	if model.count() != 0 {
@@ -118,16 +118,16 @@ func TestController_WithoutAModelTheBrowserToolsAnswerWithTheirCards(t *testing.
 	if len(ans) != 1 || qs[0] != "What is 3 * (17 + 5) / 2?" || !strings.Contains(ans[0].Answer, "33") {
 		t.Errorf("observer's answers = %q %+v", qs, ans)
 	}
-	if rec.last[stateModel].(ModelState).Net != netOffline {
-		t.Errorf("model state %+v; want the network named as the cause", rec.last[stateModel])
+	if rec.last[StateModel].(ModelState).Net != NetOffline {
+		t.Errorf("model state %+v; want the network named as the cause", rec.last[StateModel])
 	}
 }
 
 func TestController_PageContextGoesIntoTheSystemPrompt(t *testing.T) {
 	model := &scriptedModel{reply: func(llm.Request, int) []string { return words("Fine.") }}
 	c, rec := harness(t, chats.NewMemStore(), model)
-	c.SetContext("Pricing page of Orchard Inc.")
-	c.Ask("how much?")
+	c.Chat.SetContext("Pricing page of Orchard Inc.")
+	c.Chat.Ask("how much?")
 	waitFor(t, "answered", func() bool { return !rec.busy() && !lastAnswerOf(rec.thread()).Streaming })
 	c.Wait()
 	model.mu.Lock()
@@ -140,7 +140,7 @@ func TestController_PageContextGoesIntoTheSystemPrompt(t *testing.T) {
 
 func TestController_ImportDocumentsAddsTextsAndListsBlankOnes(t *testing.T) {
 	c, rec := harness(t, chats.NewMemStore(), &scriptedModel{reply: func(llm.Request, int) []string { return nil }})
-	err := c.ImportDocuments(context.Background(), []knowledge.Input{
+	err := c.Knowledge.ImportDocuments(context.Background(), []knowledge.Input{
 		{Title: "Returns", Source: "https://shop.example/returns", Type: "text", Text: "Returns are free within 30 days."},
 		{Title: "Empty", Source: "https://shop.example/empty", Type: "text", Text: "   "},
 	})
@@ -148,15 +148,15 @@ func TestController_ImportDocumentsAddsTextsAndListsBlankOnes(t *testing.T) {
 		t.Errorf("ImportDocuments = %v; want the blank text named", err)
 	}
 	// It returned once the documents are searchable.
-	hits, serr := c.rt.Retriever().Search(context.Background(), "free returns", knowledge.SearchOptions{K: 3})
+	hits, serr := c.c.runtime().Retriever().Search(context.Background(), "free returns", knowledge.SearchOptions{K: 3})
 	if serr != nil || len(hits) != 1 || hits[0].Source != "https://shop.example/returns" {
 		t.Errorf("search right after the import = %+v, %v; want the new document", hits, serr)
 	}
 	c.Wait()
 	rec.mu.Lock()
-	k := rec.last[stateKnowledge].(KnowledgeState)
+	k := rec.last[StateKnowledge].(KnowledgeState)
 	rec.mu.Unlock()
-	if k.Docs[0].Source != "https://shop.example/returns" || !strings.Contains(k.Err, "Empty") {
+	if k.Docs[0].Source != "https://shop.example/returns" || len(k.Skipped) != 1 || !strings.Contains(k.Skipped[0], "Empty") {
 		t.Errorf("knowledge %+v; want the one text kept and the blank one named", k)
 	}
 }
@@ -181,7 +181,7 @@ func harnessDown(t *testing.T, model *scriptedModel, opts ...func(*Deps)) (*Cont
 	waitFor(t, "ready, model down", func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return c.status.Ready && c.model.Status == llmDown
+		return c.status.Ready && c.Model.State().Status == LLMDown
 	})
 	t.Cleanup(c.Wait)
 	return c, rec
@@ -214,7 +214,7 @@ func (goneModel) ChatStream(context.Context, llm.Request) (llm.Stream, error) {
 func TestController_AModelGoneBeforeItSaidAnythingIsReplacedByTheBrowserTools(t *testing.T) {
 	c, rec := harness(t, chats.NewMemStore(), &scriptedModel{reply: func(llm.Request, int) []string { return nil }},
 		func(d *Deps) { d.Chatter = func(Settings) llm.Chatter { return goneModel{} } })
-	if c.Ask("What is 3 * (17 + 5) / 2?") != AskSent {
+	if c.Chat.Ask("What is 3 * (17 + 5) / 2?") != AskSent {
 		t.Fatal("Ask refused")
 	}
 	waitFor(t, "answered", func() bool { return !rec.busy() && !lastAnswerOf(rec.thread()).Streaming })
@@ -224,9 +224,9 @@ func TestController_AModelGoneBeforeItSaidAnythingIsReplacedByTheBrowserTools(t 
 		t.Errorf("answer %+v; want 33 from the calculator, marked as made without a model", m)
 	}
 	rec.mu.Lock()
-	ms := rec.last[stateModel].(ModelState)
+	ms := rec.last[StateModel].(ModelState)
 	rec.mu.Unlock()
-	if ms.Status != llmDown || ms.Err == "" {
+	if ms.Status != LLMDown || ms.Err == "" {
 		t.Errorf("model state %+v; want down, with why", ms)
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"context"
@@ -14,13 +14,13 @@ func TestClassifyNet_TellsNoNetworkFromAnUnreachableServer(t *testing.T) {
 		name      string
 		online    bool
 		serverErr error
-		want      netState
+		want      NetState
 	}{
-		{"browser offline", false, errors.New("net/http: fetch() failed: TypeError: Failed to fetch"), netOffline},
-		{"browser offline, server answered (local model down)", false, nil, netOffline},
-		{"online, server gone", true, errors.New("net/http: fetch() failed: TypeError: Failed to fetch"), netServerDown},
-		{"online, server answered, model down", true, nil, netOnline},
-		{"online, server answered with an error", true, errors.New("config: HTTP 500 bad json"), netOnline},
+		{"browser offline", false, errors.New("net/http: fetch() failed: TypeError: Failed to fetch"), NetOffline},
+		{"browser offline, server answered (local model down)", false, nil, NetOffline},
+		{"online, server gone", true, errors.New("net/http: fetch() failed: TypeError: Failed to fetch"), NetServerDown},
+		{"online, server answered, model down", true, nil, NetOnline},
+		{"online, server answered with an error", true, errors.New("config: HTTP 500 bad json"), NetOnline},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

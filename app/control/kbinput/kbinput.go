@@ -1,22 +1,31 @@
-package ui
+// Package kbinput turns what a visitor hands over — files, pasted text, a
+// web address, a Wikipedia title — into knowledge-base inputs.
+package kbinput
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/importrun"
 	"tinyrag/app/web"
 )
 
-// fileInputs turns files into knowledge-base inputs. Files the importer
+// File is one file the user handed over, read into memory.
+type File struct {
+	Name string // path inside a dropped or picked folder, else the name
+	Data []byte
+	Err  string // why the browser could not read it ("": it could)
+}
+
+// Files turns files into knowledge-base inputs. Files the importer
 // refuses (binary, too large, unreadable) are listed with the reason
 // instead of failing the whole import.
-func fileInputs(files []fileData) ([]knowledge.Input, []string) {
+func Files(files []File) ([]knowledge.Input, []string) {
 	var ins []knowledge.Input
 	var skipped []string
 	for _, f := range files {
@@ -41,9 +50,9 @@ func fileInputs(files []fileData) ([]knowledge.Input, []string) {
 // ErrEmptyText is returned when pasted text is blank.
 var ErrEmptyText = errors.New("there is no text to add")
 
-// pastedInput makes an input of pasted text. Its source is unique so two
+// Pasted makes an input of pasted text. Its source is unique so two
 // pastes with the same title do not replace each other.
-func pastedInput(title, text string, now time.Time) (knowledge.Input, error) {
+func Pasted(title, text string, now time.Time) (knowledge.Input, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return knowledge.Input{}, ErrEmptyText
@@ -51,16 +60,16 @@ func pastedInput(title, text string, now time.Time) (knowledge.Input, error) {
 	title = strings.TrimSpace(title)
 	if title == "" {
 		first, _, _ := strings.Cut(text, "\n")
-		title = clip(strings.TrimLeft(first, "# "), 60)
+		title = Clip(strings.TrimLeft(first, "# "), 60)
 	}
 	return knowledge.Input{Title: title, Source: "pasted:" + now.UTC().Format("20060102T150405.000"), Type: "text", Text: text}, nil
 }
 
-// urlInput imports a web address through the server proxy. The proxy
+// URL imports a web address through the server proxy. The proxy
 // hands over the file as it came and the importer reads it here, as it
 // reads a picked file: a PDF, CSV or Markdown link is imported as such, an
 // HTML page as its readable text.
-func urlInput(ctx context.Context, f web.RawFetcher, raw string) (knowledge.Input, error) {
+func URL(ctx context.Context, f web.RawFetcher, raw string) (knowledge.Input, error) {
 	raw = strings.TrimSpace(raw)
 	if !strings.HasPrefix(raw, "http://") && !strings.HasPrefix(raw, "https://") {
 		return knowledge.Input{}, fmt.Errorf("%q is not a web address: it must start with http:// or https://", raw)
@@ -82,8 +91,8 @@ func urlInput(ctx context.Context, f web.RawFetcher, raw string) (knowledge.Inpu
 	return in, nil
 }
 
-// wikiInput fetches a Wikipedia article by title.
-func wikiInput(ctx context.Context, cfg web.WikiConfig, title string) (knowledge.Input, error) {
+// Wikipedia fetches a Wikipedia article by title.
+func Wikipedia(ctx context.Context, cfg web.WikiConfig, title string) (knowledge.Input, error) {
 	title = strings.TrimSpace(title)
 	if title == "" {
 		return knowledge.Input{}, errors.New("enter the title of a Wikipedia article")
@@ -95,26 +104,17 @@ func wikiInput(ctx context.Context, cfg web.WikiConfig, title string) (knowledge
 	return knowledge.Input{Title: got, Source: page, Type: "wikipedia", Text: text}, nil
 }
 
-// progressText describes an import in progress: count, rate, time left.
-func progressText(lang string, p knowledge.Progress) string {
-	s := fmt.Sprintf("%d / %d", p.Done, p.Total)
-	if p.Rate > 0 {
-		s += fmt.Sprintf(" · %.0f/s", p.Rate)
-		if left := p.Total - p.Done; left > 0 {
-			secs := math.Ceil(float64(left) / p.Rate)
-			s += " · " + (time.Duration(secs) * time.Second).String() + " " + T(lang, "left")
-		}
+// Clip cuts s to about n bytes at a word boundary.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
-}
-
-// humanSize formats a byte count.
-func humanSize(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+	cut := s[:n]
+	for len(cut) > 0 && !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
 	}
-	return fmt.Sprintf("%d B", n)
+	if i := strings.LastIndexAny(cut, " \n"); i > n/2 {
+		cut = cut[:i]
+	}
+	return cut + " …"
 }

@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/control/prefs"
 	"tinyrag/app/engine"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/markdown"
@@ -34,7 +35,7 @@ func testKB(t *testing.T, docs ...knowledge.Input) *knowledge.KB {
 // the citations the message's cards earn.
 func answerWithoutModel(t *testing.T, rt *Runtime, lang, q string) (string, []chats.Citation) {
 	t.Helper()
-	st := DefaultSettings()
+	st := prefs.DefaultSettings()
 	st.Lang = lang
 	st = st.Normalized()
 	c := &chats.Chat{ID: "c"}
@@ -101,7 +102,7 @@ func TestRequest_HistoryHasEarlierTurnsWithoutToolsOrTheQuestion(t *testing.T) {
 	off := c.AddQuestion("offline?", time.Now())
 	off.Offline, off.Answer, off.Streaming = true, "passages", false
 	c.AddQuestion("second?", time.Now())
-	s := DefaultSettings()
+	s := prefs.DefaultSettings()
 	s.Persona, s.AnswerLang, s.Model = "Teacher", "German", "m1"
 	req := Request(s.Normalized(), c, "second?")
 	var roles []string
@@ -124,7 +125,7 @@ func TestRegistry_SettingsEnableAndDisableTools(t *testing.T) {
 		s       Settings
 		on, off []string
 	}{
-		{"defaults", DefaultSettings(), []string{"calculate", "rag_knowledge", "url_fetch", "websearch", "wikipedia"}, nil},
+		{"defaults", prefs.DefaultSettings(), []string{"calculate", "rag_knowledge", "url_fetch", "websearch", "wikipedia"}, nil},
 		{"web search off", Settings{NoWebSearch: true}, []string{"calculate"}, []string{"websearch"}},
 	}
 	for _, tc := range tests {
@@ -157,7 +158,7 @@ func TestCitations_AreTheAnswersPassagesByNumber(t *testing.T) {
 		knowledge.Input{Title: "Owls", Source: "o.md", Text: "Owls hunt at night in the forest."},
 	)
 	rt := &Runtime{KB: kb}
-	st := DefaultSettings().Normalized()
+	st := prefs.DefaultSettings().Normalized()
 	a := rt.ForAnswer(st, true)
 	if _, err := a.KB.Retrieve(context.Background(), "zebra migration", 1); err != nil {
 		t.Fatal(err)
@@ -185,5 +186,18 @@ func TestCitations_AreTheAnswersPassagesByNumber(t *testing.T) {
 	}
 	if cites := a.Citations(); len(cites) != 1 || cites[0].Source != "o.md" {
 		t.Errorf("citations without a model = %+v, want the owl passage only", cites)
+	}
+}
+
+func TestRuntime_LLMBaseIsTheSettingOrTheProxy(t *testing.T) {
+	tests := []struct{ endpoint, want string }{
+		{"", "http://127.0.0.1:8080/api/llm"},
+		{"http://127.0.0.1:11434/v1/", "http://127.0.0.1:11434/v1"},
+	}
+	rt := &Runtime{Origin: "http://127.0.0.1:8080"}
+	for _, tc := range tests {
+		if got := rt.LLMBase(Settings{Endpoint: tc.endpoint}); got != tc.want {
+			t.Errorf("LLMBase with endpoint %q = %q, want %q", tc.endpoint, got, tc.want)
+		}
 	}
 }

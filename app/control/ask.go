@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"context"
@@ -34,54 +34,74 @@ const (
 )
 
 // Ask asks q in the open chat and streams its answer.
-func (c *Controller) Ask(q string) AskResult {
+func (ch *Chat) Ask(q string) AskResult {
 	q = strings.TrimSpace(q)
-	c.mu.Lock()
+	ch.mu.Lock()
+	// Chat's lock, then Model's: a check that ends meanwhile finds the
+	// question queued (askQueued) or has ended before it was asked.
+	ms, rt := ch.ctl.Model.State(), ch.c.runtime()
 	switch {
-	case q == "" || c.busy || c.queued != "":
-		c.mu.Unlock()
+	case q == "" || ch.busy || ch.queued != "":
+		ch.mu.Unlock()
 		return AskRefused
-	case c.rt == nil || c.model.Status == llmUnknown:
-		// Still starting: hold the question; CheckModel asks it.
-		c.queued, c.status.Queued = q, true
-		c.unlock(stateStatus)
+	case rt == nil || ms.Status == LLMUnknown:
+		// Still starting: hold the question; the model check asks it.
+		ch.queued = q
+		ch.ctl.setQueued(true)
+		ch.mu.Unlock()
 		return AskQueued
 	}
-	c.askLocked(q)
-	c.unlock(stateThread, stateBusy)
+	ch.askLocked(rt, ms, q)
+	ch.unlock(StateThread, StateBusy)
 	return AskSent
+}
+
+// askQueued asks the question sent while the app was starting, if there
+// is one; the model check calls it when it ends.
+func (ch *Chat) askQueued() {
+	ch.mu.Lock()
+	q, rt := ch.queued, ch.c.runtime()
+	if q == "" || ch.busy || rt == nil {
+		ch.mu.Unlock()
+		return
+	}
+	ch.queued = ""
+	ch.ctl.setQueued(false)
+	ch.askLocked(rt, ch.ctl.Model.State(), q)
+	ch.unlock(StateThread, StateBusy)
 }
 
 // Regenerate asks the open chat's last question again, replacing its
 // answer.
-func (c *Controller) Regenerate() bool {
-	c.mu.Lock()
-	if c.busy || c.rt == nil {
-		c.mu.Unlock()
+func (ch *Chat) Regenerate() bool {
+	ch.mu.Lock()
+	rt := ch.c.runtime()
+	if ch.busy || rt == nil {
+		ch.mu.Unlock()
 		return false
 	}
-	q, i := c.chat.LastQuestion()
+	q, i := ch.chat.LastQuestion()
 	if i < 0 {
-		c.mu.Unlock()
+		ch.mu.Unlock()
 		return false
 	}
-	c.chat.Truncate(i)
-	c.askLocked(q)
-	c.unlock(stateThread, stateBusy)
+	ch.chat.Truncate(i)
+	ch.askLocked(rt, ch.ctl.Model.State(), q)
+	ch.unlock(StateThread, StateBusy)
 	return true
 }
 
 // Stop cancels the answer being streamed, and with it its tools. The
 // answer ends as stopped once the engine has returned.
-func (c *Controller) Stop() {
-	c.mu.Lock()
-	c.stopLocked()
-	c.mu.Unlock()
+func (ch *Chat) Stop() {
+	ch.mu.Lock()
+	ch.stopLocked()
+	ch.mu.Unlock()
 }
 
-func (c *Controller) stopLocked() {
-	if c.cancel != nil {
-		c.cancel()
+func (ch *Chat) stopLocked() {
+	if ch.cancel != nil {
+		ch.cancel()
 	}
 }
 
@@ -95,64 +115,66 @@ type answerJob struct {
 	q    string
 }
 
-func (c *Controller) askLocked(q string) {
-	j := answerJob{rt: c.rt, st: c.settings, chat: c.chat, q: q}
-	j.msg = c.chat.AddQuestion(q, c.now())
-	if j.st.Model == "" && len(c.model.Models) > 0 {
+// askLocked adds q to the open chat and starts its answer, made with rt
+// and the model as ms describes it.
+func (ch *Chat) askLocked(rt *Runtime, ms ModelState, q string) {
+	j := answerJob{rt: rt, st: ch.ctl.Model.Settings(), chat: ch.chat, q: q}
+	j.msg = ch.chat.AddQuestion(q, ch.c.now())
+	if j.st.Model == "" && len(ms.Models) > 0 {
 		// "Server default": the endpoint's first model; OpenAI-style
 		// servers insist on a model name.
-		j.st.Model = c.model.Models[0]
+		j.st.Model = ms.Models[0]
 	}
 	// Without a model the same engine answers with the stand-in of
 	// app/nomodel: the calculator, nanoGo or the knowledge base, with the
 	// same events and cards.
-	offline := c.model.Status == llmDown
+	offline := ms.Status == LLMDown
 	why := ""
-	switch c.model.Net {
-	case netOffline:
-		why = T(j.st.Lang, "offline_title")
-	case netServerDown:
-		why = T(j.st.Lang, "server_down_title")
+	switch ms.Net {
+	case NetOffline:
+		why = answerText(j.st.Lang, textOfflineWhy)
+	case NetServerDown:
+		why = answerText(j.st.Lang, textServerDownWhy)
 	}
 	j.msg.Offline = offline
 	req := Request(j.st, j.chat, q)
-	if c.pageContext != "" {
-		req.Persona = strings.TrimSpace(req.Persona + "\n\n" + T(j.st.Lang, "page_context") + "\n" + c.pageContext)
+	if ch.pageContext != "" {
+		req.Persona = strings.TrimSpace(req.Persona + "\n\n" + answerText(j.st.Lang, textPageContext) + "\n" + ch.pageContext)
 	}
 	actx, cancel := context.WithCancel(context.Background())
-	c.askSeq++
-	j.seq = c.askSeq
-	c.busy, c.cancel = true, cancel
-	c.goAsync(func() {
+	ch.askSeq++
+	j.seq = ch.askSeq
+	ch.busy, ch.cancel = true, cancel
+	ch.c.goAsync(func() {
 		defer cancel()
-		c.answer(actx, j, req, offline, why)
+		ch.answer(actx, j, req, offline, why)
 	})
 }
 
 // answer runs the engine for j, with the model or, offline, with the
 // stand-in. When the model turns out unreachable before it said anything,
 // the stand-in answers instead of leaving the question unanswered.
-func (c *Controller) answer(actx context.Context, j answerJob, req engine.Request, offline bool, why string) {
+func (ch *Chat) answer(actx context.Context, j answerJob, req engine.Request, offline bool, why string) {
 	a := j.rt.ForAnswer(j.st, !offline)
 	var chatter llm.Chatter
 	if offline {
 		chatter = nomodel.Chatter{Tools: a.Reg, Lang: j.st.Lang, Why: why}
 	} else {
-		chatter = c.chatter(j.rt, j.st)
+		chatter = ch.ctl.Model.chatter(j.rt, j.st)
 	}
-	shown, err := c.stream(actx, j, req, chatter, a)
+	shown, err := ch.stream(actx, j, req, chatter, a)
 	if err != nil && !offline && actx.Err() == nil && unreachable(err) && !shown {
 		why := err.Error()
 		if reach.IsFetchFailure(err) {
 			why = reach.Explain(actx, j.rt.Origin, j.rt.LLMBase(j.st), err).String()
 		}
-		c.mu.Lock()
-		c.model.Status, c.model.Err = llmDown, why
+		ch.ctl.Model.wentDown(why)
+		ch.mu.Lock()
 		*j.msg = chats.Message{Role: j.msg.Role, Time: j.msg.Time, Streaming: true, Offline: true}
-		c.unlock(stateModel, stateThread)
+		ch.unlock(StateThread)
 		offline = true
 		a = j.rt.ForAnswer(j.st, false)
-		_, err = c.stream(actx, j, req, nomodel.Chatter{Tools: a.Reg, Lang: j.st.Lang}, a)
+		_, err = ch.stream(actx, j, req, nomodel.Chatter{Tools: a.Reg, Lang: j.st.Lang}, a)
 	}
 	stopped := actx.Err() != nil
 	var cites []chats.Citation
@@ -164,12 +186,12 @@ func (c *Controller) answer(actx context.Context, j answerJob, req engine.Reques
 	var rel []chats.Related
 	noMatch := false
 	if !stopped {
-		rel, noMatch = c.related(j.rt, j.q, cites)
-		c.mu.Lock()
+		rel, noMatch = ch.ctl.Site.related(j.rt, j.q, cites)
+		ch.mu.Lock()
 		noMatch = noMatch && knowledgeQuestion(j.msg)
-		c.mu.Unlock()
+		ch.mu.Unlock()
 	}
-	c.mu.Lock()
+	ch.mu.Lock()
 	m := j.msg
 	m.Citations = cites
 	m.Related, m.NoMatch = rel, noMatch
@@ -177,76 +199,67 @@ func (c *Controller) answer(actx context.Context, j answerJob, req engine.Reques
 	if stopped {
 		m.Stopped = true
 		m.Error = ""
-		m.Settle(T(j.st.Lang, "stopped"))
+		m.Settle(answerText(j.st.Lang, textStopped))
 		if m.Answer == "" {
-			m.Answer = markdown.StripToolBlocks(m.Content, mdCards(m))
+			m.Answer = markdown.StripToolBlocks(m.Content, MDCards(m))
 		}
 	}
 	m.Streaming = false
-	c.finishLocked(j)
+	ch.finishLocked(j)
 }
 
 // stream runs the engine with chatter, applying its events to j's message
 // under the lock as they come; the thread is published at most every
 // renderEvery. It reports whether the answer showed any text.
-func (c *Controller) stream(actx context.Context, j answerJob, req engine.Request, chatter llm.Chatter, a Answering) (shown bool, err error) {
+func (ch *Chat) stream(actx context.Context, j answerJob, req engine.Request, chatter llm.Chatter, a Answering) (shown bool, err error) {
 	emit := func(ev engine.Event) {
-		c.mu.Lock()
+		ch.mu.Lock()
 		j.msg.Apply(ev)
 		if ev.Event == engine.EventToken && strings.TrimSpace(ev.Text) != "" {
 			shown = true
 		}
-		c.mu.Unlock()
-		if c.deps.Observer != nil {
-			c.deps.Observer.Event(ev)
+		ch.mu.Unlock()
+		if ch.c.deps.Observer != nil {
+			ch.c.deps.Observer.Event(ev)
 		}
-		c.threadChanged()
+		ch.threadChanged()
 	}
 	_, err = j.rt.EngineFor(j.st, chatter, a).Ask(actx, req, emit)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
 	return shown, err
 }
 
 // finishLocked ends j: the chat is stored (unless deleted meanwhile) and
 // the composer freed. It releases the lock.
-func (c *Controller) finishLocked(j answerJob) {
-	if j.seq == c.askSeq {
-		c.busy, c.cancel = false, nil
+func (ch *Chat) finishLocked(j answerJob) {
+	if j.seq == ch.askSeq {
+		ch.busy, ch.cancel = false, nil
 	}
-	j.chat.Updated = c.now()
-	c.saveLocked(j.chat)
+	j.chat.Updated = ch.c.now()
+	ch.saveLocked(j.chat)
 	m := copyMessage(j.msg)
-	c.unlock(stateThread, stateBusy, stateChats, stateStatus)
-	if c.deps.Observer != nil {
-		c.deps.Observer.Answered(j.q, m)
+	ch.unlock(StateThread, StateBusy, StateChats)
+	if ch.c.deps.Observer != nil {
+		ch.c.deps.Observer.Answered(j.q, m)
 	}
-}
-
-// SetContext sets what the embedding page says about itself (its title,
-// what the visitor is looking at): it goes into the system prompt of every
-// question from now on. Blank clears it.
-func (c *Controller) SetContext(text string) {
-	c.mu.Lock()
-	c.pageContext = strings.TrimSpace(text)
-	c.mu.Unlock()
 }
 
 // threadChanged publishes the thread renderEvery from now, once for all
 // the changes made until then.
-func (c *Controller) threadChanged() {
-	c.mu.Lock()
-	if c.threadDue {
-		c.mu.Unlock()
+func (ch *Chat) threadChanged() {
+	ch.mu.Lock()
+	if ch.threadDue {
+		ch.mu.Unlock()
 		return
 	}
-	c.threadDue = true
-	c.mu.Unlock()
-	c.goAsync(func() {
+	ch.threadDue = true
+	ch.mu.Unlock()
+	ch.c.goAsync(func() {
 		time.Sleep(renderEvery)
-		c.mu.Lock()
-		c.threadDue = false
-		c.unlock(stateThread)
+		ch.mu.Lock()
+		ch.threadDue = false
+		ch.unlock(StateThread)
 	})
 }
 
@@ -265,8 +278,8 @@ func unreachable(err error) bool {
 	return false
 }
 
-// mdCards turns the message's cards into the renderer's.
-func mdCards(m *chats.Message) []markdown.Card {
+// MDCards turns the message's cards into the renderer's.
+func MDCards(m *chats.Message) []markdown.Card {
 	out := make([]markdown.Card, len(m.Cards))
 	for i, c := range m.Cards {
 		out[i] = markdown.Card{Start: c.Start, End: c.End, ID: c.ID, Tool: c.Tool, Input: c.Input,

@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"context"
@@ -54,6 +54,12 @@ func siteGet(ctx context.Context, c httpdo.Doer, u string, limit int64) ([]byte,
 		return nil, resp.StatusCode, fmt.Errorf("GET %s: larger than %d MB", u, limit>>20)
 	}
 	return b, resp.StatusCode, nil
+}
+
+// ReadSiteConfig reads the site's tinyrag.json at configURL; status is the
+// HTTP status (404: the site has none).
+func ReadSiteConfig(ctx context.Context, configURL string) (data []byte, status int, err error) {
+	return siteGet(ctx, nil, configURL, maxConfigBytes)
 }
 
 // SiteConfig is the site's tinyrag.json; nil when it has none or it has
@@ -257,25 +263,20 @@ func SiteLink(pageURL, source string) string {
 
 // SiteLink is where a site source links, resolved against the site's
 // base (where tinyrag.json is); "" when it is no web page.
-func (c *Controller) SiteLink(source string) string {
-	if c == nil || c.deps.ConfigURL == "" {
+func (s *Site) SiteLink(source string) string {
+	if s == nil || s.c.deps.ConfigURL == "" {
 		return ""
 	}
-	return SiteLink(c.deps.ConfigURL, source)
+	return SiteLink(s.c.deps.ConfigURL, source)
 }
 
 // CiteLink is where a citation from site knowledge links: the page it
 // came from, resolved against the site's base (where tinyrag.json is).
 // Visitor imports have no page to open: "".
-func (c *Controller) CiteLink(cite chats.Citation) string {
-	if c == nil {
+func (s *Site) CiteLink(cite chats.Citation) string {
+	rt := s.runtime()
+	if s == nil || (!cite.Site && (rt == nil || !rt.IsSiteCitation(cite.ChunkID))) {
 		return ""
 	}
-	c.mu.Lock()
-	rt := c.rt
-	c.mu.Unlock()
-	if !cite.Site && (rt == nil || !rt.IsSiteCitation(cite.ChunkID)) {
-		return ""
-	}
-	return c.SiteLink(cite.Source)
+	return s.SiteLink(cite.Source)
 }

@@ -1,4 +1,4 @@
-package ui
+package prefs
 
 import (
 	"encoding/json"
@@ -53,34 +53,10 @@ func TestSettings_RoundTripThroughJSONKeepsChoices(t *testing.T) {
 	}
 }
 
-func TestSettings_EngineConfigAndEndpoint(t *testing.T) {
+func TestSettings_EngineConfig(t *testing.T) {
 	s := Settings{MaxToolsTotal: 2, MaxToolsPerRound: 1, MaxContinuations: 4, ToolTimeoutSec: 7}.Normalized()
 	c := s.EngineConfig()
 	if c.MaxToolsTotal != 2 || c.MaxToolsPerRound != 1 || c.MaxContinuations != 4 || c.ToolTimeout != 7*time.Second {
 		t.Errorf("EngineConfig = %+v", c)
-	}
-	tests := []struct{ endpoint, want string }{
-		{"", "http://127.0.0.1:8080/api/llm"},
-		{"http://127.0.0.1:11434/v1/", "http://127.0.0.1:11434/v1"},
-	}
-	rt := &Runtime{Origin: "http://127.0.0.1:8080"}
-	for _, tc := range tests {
-		if got := rt.LLMBase(Settings{Endpoint: tc.endpoint}); got != tc.want {
-			t.Errorf("LLMBase with endpoint %q = %q, want %q", tc.endpoint, got, tc.want)
-		}
-	}
-}
-
-func TestT_GermanAndFallbacks(t *testing.T) {
-	if T("de", "new_chat") != "Neuer Chat" || T("en", "new_chat") != "New chat" {
-		t.Error("translations of new_chat wrong")
-	}
-	if T("de", "no-such-key") != "no-such-key" {
-		t.Error("a missing key must read as itself")
-	}
-	for k, v := range texts {
-		if v[0] == "" || v[1] == "" {
-			t.Errorf("key %q lacks a translation: %q", k, v)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"context"
@@ -63,28 +63,28 @@ func (r *recorder) checkSnapshotsUnchanged(t *testing.T) {
 func (r *recorder) thread() Thread {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	t, _ := r.last[stateThread].(Thread)
+	t, _ := r.last[StateThread].(Thread)
 	return t
 }
 
 func (r *recorder) status() Status {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s, _ := r.last[stateStatus].(Status)
+	s, _ := r.last[StateStatus].(Status)
 	return s
 }
 
 func (r *recorder) searchState() SearchState {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s, _ := r.last[stateSearch].(SearchState)
+	s, _ := r.last[StateSearch].(SearchState)
 	return s
 }
 
 func (r *recorder) busy() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	b, _ := r.last[stateBusy].(bool)
+	b, _ := r.last[StateBusy].(bool)
 	return b
 }
 
@@ -104,7 +104,7 @@ func (r *recorder) readAll() int {
 		}
 	}
 	r.mu.Lock()
-	l, _ := r.last[stateChats].(ChatList)
+	l, _ := r.last[StateChats].(ChatList)
 	r.mu.Unlock()
 	for _, it := range l.Items {
 		n += len(it.Title)
@@ -235,7 +235,7 @@ func harness(t *testing.T, store chats.Store, model *scriptedModel, opts ...func
 	waitFor(t, "the controller is ready and the model checked", func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return c.status.Ready && c.model.Status == llmOK
+		return c.status.Ready && c.Model.State().Status == LLMOK
 	})
 	t.Cleanup(c.Wait)
 	return c, rec
@@ -302,13 +302,13 @@ func TestController_AnswerStreamsWithAToolCardAndIsSaved(t *testing.T) {
 	}}
 	store := chats.NewMemStore()
 	c, rec := harness(t, store, model, func(d *Deps) { d.NanoGo = runner })
-	st := c.Settings()
+	st := c.Model.Settings()
 	st.AllowNanoGo = true
-	c.SetSettings(st)
+	c.Model.SetSettings(st)
 	stop := make(chan struct{})
 	readers := readWhile(rec, stop)
 
-	if c.Ask("what does this print?") != AskSent {
+	if c.Chat.Ask("what does this print?") != AskSent {
 		t.Fatal("Ask refused a question on a ready controller")
 	}
 	waitFor(t, "running card published", func() bool {
@@ -330,7 +330,7 @@ func TestController_AnswerStreamsWithAToolCardAndIsSaved(t *testing.T) {
 	if err != nil || len(stored) != 1 || len(stored[0].Messages) != 2 || !strings.Contains(stored[0].Messages[1].Answer, "42") {
 		t.Fatalf("stored chats = %+v, err %v; want the chat with its answer", stored, err)
 	}
-	if l := c.Chats(""); len(l) != 1 || l[0].Title != "what does this print?" {
+	if l := c.Chat.Chats(""); len(l) != 1 || l[0].Title != "what does this print?" {
 		t.Errorf("chat list = %+v", l)
 	}
 }
@@ -342,10 +342,10 @@ func TestController_AskingWhileTheLastAnswerIsStillBeingSaved(t *testing.T) {
 	stop := make(chan struct{})
 	readers := readWhile(rec, stop)
 
-	c.Ask("first?")
+	c.Chat.Ask("first?")
 	<-store.started // the first answer's save waits on the store
 	waitFor(t, "composer free while the save is in flight", func() bool { return !rec.busy() })
-	if c.Ask("second?") != AskSent {
+	if c.Chat.Ask("second?") != AskSent {
 		t.Fatal("a question was refused while the previous answer was being saved")
 	}
 	waitFor(t, "second answer finished", func() bool {
@@ -373,15 +373,15 @@ func TestController_StopAndRegenerateWhileStreaming(t *testing.T) {
 	stop := make(chan struct{})
 	readers := readWhile(rec, stop)
 
-	c.Ask("tell me a story")
+	c.Chat.Ask("tell me a story")
 	waitFor(t, "streaming began", func() bool { return strings.Contains(lastAnswerOf(rec.thread()).Content, "Reply 1") })
-	if c.Regenerate() {
+	if c.Chat.Regenerate() {
 		t.Fatal("Regenerate started a second answer while one streams")
 	}
-	if c.Ask("another?") != AskRefused {
+	if c.Chat.Ask("another?") != AskRefused {
 		t.Fatal("Ask started a second answer while one streams")
 	}
-	c.Stop()
+	c.Chat.Stop()
 	waitFor(t, "stopped", func() bool { return !rec.busy() && lastAnswerOf(rec.thread()).Stopped })
 	m := lastAnswerOf(rec.thread())
 	if m.Streaming || m.Answer == "" || strings.Contains(m.Content, "ends.") {
@@ -389,7 +389,7 @@ func TestController_StopAndRegenerateWhileStreaming(t *testing.T) {
 	}
 
 	close(hold)
-	if !c.Regenerate() {
+	if !c.Chat.Regenerate() {
 		t.Fatal("Regenerate refused after the answer stopped")
 	}
 	waitFor(t, "regenerated", func() bool {
@@ -411,13 +411,13 @@ func TestController_DeleteOrRenameWhileASaveIsInFlight(t *testing.T) {
 		act   func(c *Controller, id string) error
 		check func(t *testing.T, stored []*chats.Chat, list []ChatItem)
 	}{
-		{"delete", func(c *Controller, id string) error { c.DeleteChat(id); return nil },
+		{"delete", func(c *Controller, id string) error { c.Chat.DeleteChat(id); return nil },
 			func(t *testing.T, stored []*chats.Chat, list []ChatItem) {
 				if len(stored) != 0 || len(list) != 0 {
 					t.Errorf("after delete: stored %d, listed %+v; want the chat gone from both", len(stored), list)
 				}
 			}},
-		{"rename", func(c *Controller, id string) error { return c.RenameChat(id, "  Renamed   chat ") },
+		{"rename", func(c *Controller, id string) error { return c.Chat.RenameChat(id, "  Renamed   chat ") },
 			func(t *testing.T, stored []*chats.Chat, list []ChatItem) {
 				if len(stored) != 1 || stored[0].Title != "Renamed chat" || !stored[0].Renamed || len(stored[0].Messages) != 2 {
 					t.Errorf("after rename: stored %+v; want the renamed chat with its messages", stored)
@@ -432,7 +432,7 @@ func TestController_DeleteOrRenameWhileASaveIsInFlight(t *testing.T) {
 			model := &scriptedModel{reply: func(llm.Request, int) []string { return words("Saved answer.") }}
 			store := newGatedStore()
 			c, rec := harness(t, store, model)
-			c.Ask("keep this?")
+			c.Chat.Ask("keep this?")
 			<-store.started // the save waits on the store
 			id := rec.thread().ChatID
 			done := make(chan error, 1)
@@ -448,7 +448,7 @@ func TestController_DeleteOrRenameWhileASaveIsInFlight(t *testing.T) {
 			close(store.gate)
 			c.Wait()
 			stored, _ := store.MemStore.All(context.Background())
-			tc.check(t, stored, c.Chats(""))
+			tc.check(t, stored, c.Chat.Chats(""))
 		})
 	}
 }
@@ -458,7 +458,7 @@ func TestController_DeletingTheChatWhoseAnswerStreamsDoesNotStoreItAgain(t *test
 	model := &scriptedModel{hold: hold, holdAt: 1, reply: func(llm.Request, int) []string { return words("Half an answer, then more.") }}
 	store := chats.NewMemStore()
 	c, rec := harness(t, store, model)
-	c.Ask("first") // saved: the chat exists
+	c.Chat.Ask("first") // saved: the chat exists
 	close(hold)
 	waitFor(t, "first answer", func() bool { return !rec.busy() && !lastAnswerOf(rec.thread()).Streaming })
 	c.Wait()
@@ -467,9 +467,9 @@ func TestController_DeletingTheChatWhoseAnswerStreamsDoesNotStoreItAgain(t *test
 	model.hold = make(chan struct{}) // the next answer holds until cancelled
 	model.mu.Unlock()
 	id := rec.thread().ChatID
-	c.Ask("second")
+	c.Chat.Ask("second")
 	waitFor(t, "second answer streaming", func() bool { return strings.Contains(lastAnswerOf(rec.thread()).Content, "Half") })
-	c.DeleteChat(id)
+	c.Chat.DeleteChat(id)
 	c.Wait()
 	if stored, _ := store.All(context.Background()); len(stored) != 0 {
 		t.Errorf("the deleted chat was stored again by its stopped answer: %+v", stored)
@@ -482,7 +482,7 @@ func TestController_DeletingTheChatWhoseAnswerStreamsDoesNotStoreItAgain(t *test
 func TestController_FailedSaveIsShownAsANotice(t *testing.T) {
 	model := &scriptedModel{reply: func(llm.Request, int) []string { return words("Fine.") }}
 	c, rec := harness(t, failingStore{chats.NewMemStore()}, model)
-	c.Ask("save me")
+	c.Chat.Ask("save me")
 	c.Wait()
 	if n := rec.status().Notice; !strings.Contains(n, "quota") {
 		t.Errorf("notice = %q, want the store's error", n)
@@ -514,32 +514,6 @@ func TestModelHost_ShowsOnlyHostsThatAreNotThisMachine(t *testing.T) {
 		if host != tc.host || proxy != tc.proxy {
 			t.Errorf("modelHost(%q, %q) = %q, %v; want %q, %v", tc.endpoint, tc.origin, host, proxy, tc.host, tc.proxy)
 		}
-	}
-}
-
-func TestPrivacyHint_SaysWhereQuestionsAndPassagesGo(t *testing.T) {
-	tests := []struct {
-		name string
-		m    ModelState
-		want []string
-	}{
-		{"local proxy", ModelState{Status: llmOK, Proxy: true}, []string{"passages", "tinyRAG server forwards to"}},
-		{"hosted endpoint", ModelState{Status: llmOK, Host: "api.example.com"}, []string{"passages", "at api.example.com"}},
-		{"local endpoint", ModelState{Status: llmOK}, []string{"on this machine"}},
-		{"no model", ModelState{Status: llmDown}, []string{"nothing is sent"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := PrivacyHint("en", tc.m)
-			for _, w := range tc.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("hint %q lacks %q", got, w)
-				}
-			}
-			if strings.Contains(got, "never leave") {
-				t.Errorf("hint %q still promises documents never leave", got)
-			}
-		})
 	}
 }
 

@@ -1,10 +1,8 @@
-package ui
+package control
 
 import (
-	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"tinyrag/app/chats"
 	"tinyrag/app/engine"
@@ -181,21 +179,7 @@ func citation(p tool.Passage) chats.Citation {
 	return chats.Citation{Title: p.Title, Source: p.Source, ChunkID: p.ChunkID, Text: p.Text, Site: p.Site}
 }
 
-// clip cuts s to about n bytes at a word boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := s[:n]
-	for len(cut) > 0 && !utf8.ValidString(cut) {
-		cut = cut[:len(cut)-1]
-	}
-	if i := strings.LastIndexAny(cut, " \n"); i > n/2 {
-		cut = cut[:i]
-	}
-	return cut + " …"
-}
-
-func citationOfHit(h knowledge.Hit) chats.Citation {
+// CitationOfHit is a search hit as a citation.
+func CitationOfHit(h knowledge.Hit) chats.Citation {
 	return chats.Citation{Title: h.Title, Source: h.Source, ChunkID: h.ChunkID, Text: h.Text, Site: h.Site}
 }

@@ -1,4 +1,4 @@
-package ui
+package control
 
 import (
 	"context"
@@ -262,7 +262,7 @@ func TestController_ASearchTypedWhileTheSiteOpensIsAnsweredOnceItIsOpen(t *testi
 	rec := newRecorder()
 	c.Start(rec)
 	waitFor(t, "the app is ready", func() bool { return rec.status().Ready })
-	c.SearchKB("dormant buds")
+	c.Knowledge.SearchKB("dormant buds")
 	waitFor(t, "the search answered without the bundle", func() bool {
 		s := rec.searchState()
 		return s.Query == "dormant buds" && len(s.Hits) == 0
@@ -298,11 +298,11 @@ func TestController_HostSubmitWaitsForTheSiteConfig(t *testing.T) {
 		rec := newRecorder()
 		c.Start(rec)
 		waitFor(t, "the app is ready", func() bool { return rec.status().Ready })
-		if c.HostSubmit() {
+		if c.Site.HostSubmit() {
 			t.Errorf("host submit %v: on before the config arrived", allow)
 		}
 		got := make(chan bool, 1)
-		go func() { got <- c.HostSubmitOnceKnown() }()
+		go func() { got <- c.Site.HostSubmitOnceKnown() }()
 		close(gate)
 		if g := <-got; g != allow {
 			t.Errorf("host submit %v in the config: HostSubmitOnceKnown = %v", allow, g)

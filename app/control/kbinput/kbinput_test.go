@@ -1,4 +1,4 @@
-package ui
+package kbinput
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"tinyrag/app/httpdo"
-	"tinyrag/app/knowledge"
 	"tinyrag/app/web"
 )
 
@@ -20,14 +19,14 @@ func TestFileInputs_ImportsTextAndListsWhatItSkips(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("imports run in a Web Worker holding importer.wasm, which Node has not; app/knowledge/importrun's browser test runs them in Chromium")
 	}
-	files := []fileData{
+	files := []File{
 		{Name: "notes/a.md", Data: []byte("# Alpha\n\nSome text about alpha.")},
 		{Name: "b.txt", Data: []byte("Plain beta text.")},
 		{Name: "img.png", Data: []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00")},
 		{Name: "empty.txt", Data: []byte("   \n")},
 		{Name: "gone.txt", Err: "could not be read"},
 	}
-	ins, skipped := fileInputs(files)
+	ins, skipped := Files(files)
 	if len(ins) != 2 || ins[0].Title != "Alpha" || ins[0].Source != "notes/a.md" || ins[1].Source != "b.txt" {
 		t.Errorf("inputs = %+v", ins)
 	}
@@ -54,7 +53,7 @@ func TestPastedInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			in, err := pastedInput(tc.title, tc.text, now)
+			in, err := Pasted(tc.title, tc.text, now)
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tc.wantErr)
 			}
@@ -70,7 +69,7 @@ func TestURLInput_ImportsWhatTheAddressServesThroughTheProxy(t *testing.T) {
 		t.Skip("imports run in a Web Worker holding importer.wasm, which Node has not; app/knowledge/importrun's browser test runs them in Chromium")
 	}
 	// The PDF fixture the importer's own tests read.
-	pdf, err := os.ReadFile("../knowledge/importer/testdata/hello.pdf")
+	pdf, err := os.ReadFile("../../knowledge/importer/testdata/hello.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,54 +122,15 @@ func TestURLInput_ImportsWhatTheAddressServesThroughTheProxy(t *testing.T) {
 		{"https://example.org/bad.pdf", "", "", "PDF"},
 	}
 	for _, tc := range tests {
-		in, err := urlInput(context.Background(), f, tc.url)
+		in, err := URL(context.Background(), f, tc.url)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("urlInput(%s) err = %v, want it to say %q", tc.url, err, tc.wantErr)
+				t.Errorf("URL(%s) err = %v, want it to say %q", tc.url, err, tc.wantErr)
 			}
 			continue
 		}
 		if err != nil || in.Title != tc.wantTitle || !strings.Contains(in.Text, tc.wantText) || in.Source != tc.url || in.Type != "url" {
-			t.Errorf("urlInput(%s) = %+v, %v; want title %q and text with %q", tc.url, in, err, tc.wantTitle, tc.wantText)
-		}
-	}
-}
-
-func TestProgressText_ShowsRateAndTimeLeft(t *testing.T) {
-	tests := []struct {
-		p    knowledge.Progress
-		lang string
-		want string
-	}{
-		{knowledge.Progress{Done: 0, Total: 10}, "en", "0 / 10"},
-		{knowledge.Progress{Done: 20, Total: 100, Rate: 10}, "en", "20 / 100 · 10/s · 8s left"},
-		{knowledge.Progress{Done: 20, Total: 100, Rate: 10}, "de", "20 / 100 · 10/s · 8s übrig"},
-		{knowledge.Progress{Done: 100, Total: 100, Rate: 50}, "en", "100 / 100 · 50/s"},
-	}
-	for _, tc := range tests {
-		if got := progressText(tc.lang, tc.p); got != tc.want {
-			t.Errorf("progressText(%+v) = %q, want %q", tc.p, got, tc.want)
-		}
-	}
-}
-
-func TestSanitizeMarks_KeepsOnlyMark(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"a <mark>zebra</mark> b", "a <mark>zebra</mark> b"},
-		{"<script>x</script><mark>y</mark>", "&lt;script&gt;x&lt;/script&gt;<mark>y</mark>"},
-		{"<mark onclick=x>y</mark>", "&lt;mark onclick=x&gt;y</mark>"},
-	}
-	for _, tc := range tests {
-		if got := sanitizeMarks(tc.in); got != tc.want {
-			t.Errorf("sanitizeMarks(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-func TestHumanSize(t *testing.T) {
-	for n, want := range map[int]string{12: "12 B", 2048: "2 KB", 3 << 20: "3.0 MB"} {
-		if got := humanSize(n); got != want {
-			t.Errorf("humanSize(%d) = %q, want %q", n, got, want)
+			t.Errorf("URL(%s) = %+v, %v; want title %q and text with %q", tc.url, in, err, tc.wantTitle, tc.wantText)
 		}
 	}
 }

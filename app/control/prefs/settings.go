@@ -1,4 +1,6 @@
-package ui
+// Package prefs is what the user configures in tinyRAG: the settings, their
+// defaults and repairs, and the engine configuration they make.
+package prefs
 
 import (
 	"strings"
