@@ -54,6 +54,9 @@ func TestKnowledge_BackupExportsOneFileThatAnotherBrowserImports(t *testing.T) {
 	openApp(t, b, srv.URL+"/")
 	importZebra(t, b)
 	b.do(t, 5*time.Second, "open backup", chromedp.Click(chromedp.CSS("#kb-backup-section summary")))
+	// The button is enabled once the import has ended and the section has
+	// re-rendered with the document; a click before that does nothing.
+	waitJS(t, b, 20*time.Second, "export enabled", `document.querySelector("#kb-export") && !document.querySelector("#kb-export").disabled`)
 	b.do(t, 5*time.Second, "export", chromedp.Click(chromedp.ID("kb-export")))
 	file := waitFile(t, downloads, 20*time.Second)
 	if !strings.HasSuffix(file, ".tinyrag.gz") {
