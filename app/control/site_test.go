@@ -18,16 +18,18 @@ import (
 	"tinyrag/app/web"
 )
 
-// staticHost serves a site config and bundles like a plain static host.
+// staticHost serves a site config and bundles like a plain static host. A
+// config in files (at /kb/tinyrag.json) stands in for cfg: a test
+// republishes the site by changing files.
 func staticHost(t *testing.T, cfg siteconfig.Config, files map[string][]byte) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/kb/"+siteconfig.FileName {
-			w.Write(cfg.Marshal())
-			return
-		}
 		if b, ok := files[r.URL.Path]; ok {
 			w.Write(b)
+			return
+		}
+		if r.URL.Path == "/kb/"+siteconfig.FileName {
+			w.Write(cfg.Marshal())
 			return
 		}
 		http.NotFound(w, r)
@@ -179,19 +181,7 @@ func TestSiteLink(t *testing.T) {
 func TestRuntime_RefreshSwapsABundleTheSiteRepublished(t *testing.T) {
 	files, v1 := writeBundle(t, "/kb/bundles/o/", pruning)
 	files2, v2 := writeBundle(t, "/kb/bundles/o/", knowledge.Input{Title: "Grafting", Source: "guide/grafting.html", Text: "Whip grafts join scion and rootstock in spring."})
-	cfg := siteconfig.Config{Bundles: []site.Source{v1}}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/kb/"+siteconfig.FileName {
-			w.Write(cfg.Marshal())
-			return
-		}
-		if b, ok := files[r.URL.Path]; ok {
-			w.Write(b)
-			return
-		}
-		http.NotFound(w, r)
-	}))
-	defer srv.Close()
+	srv := staticHost(t, siteconfig.Config{Bundles: []site.Source{v1}}, files)
 	rt := &Runtime{Origin: srv.URL, HTTP: httpdo.NetHTTP{Client: srv.Client()}, Site: &site.Knowledge{}}
 	cfgURL := srv.URL + "/kb/" + siteconfig.FileName
 	if w := openSite(rt, cfgURL); len(w) > 0 {
@@ -201,7 +191,7 @@ func TestRuntime_RefreshSwapsABundleTheSiteRepublished(t *testing.T) {
 	for k, b := range files2 {
 		files[k] = b
 	}
-	cfg.Bundles = []site.Source{v2}
+	files["/kb/"+siteconfig.FileName] = siteconfig.Config{Bundles: []site.Source{v2}}.Marshal()
 	if w := openSite(rt, cfgURL); len(w) > 0 {
 		t.Fatal(w)
 	}
