@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"tinyrag/app/knowledge/beir"
+	"tinyrag/server/internal/loadavg"
 )
 
 // options are the command's flags.
@@ -118,7 +119,7 @@ func run(ctx context.Context, args []string) error {
 	}
 
 	started := time.Now()
-	fmt.Printf("bench-site %s on %d cores, load average %s\n", started.Format("2006-01-02 15:04"), runtime.NumCPU(), loadavg())
+	fmt.Printf("bench-site %s on %d cores, load average %s\n", started.Format("2006-01-02 15:04"), runtime.NumCPU(), loadavg.String())
 	fmt.Printf("network: %.0f Mbit/s, %d ms latency; a fresh Chromium profile per visit; %d queries per site\n",
 		netBitsPerSec/1e6, netLatency.Milliseconds(), len(queries))
 	fmt.Println("server: Go's http.FileServer on 127.0.0.1, answering X with its X.br or X.gz sibling when the browser accepts it and the sibling exists (a host set up for precompressed files); Pagefind's own files have no siblings and are served as Pagefind wrote them")
@@ -139,7 +140,7 @@ func run(ctx context.Context, args []string) error {
 		fmt.Println()
 		printSize(os.Stdout, r)
 	}
-	fmt.Printf("\nbench-site done in %s, load average %s\n\n", time.Since(started).Round(time.Second), loadavg())
+	fmt.Printf("\nbench-site done in %s, load average %s\n\n", time.Since(started).Round(time.Second), loadavg.String())
 	printTargets(os.Stdout, results, loadEarlier(o.out, results))
 	return nil
 }
@@ -151,19 +152,6 @@ func readJSONL(path string, read func(*os.File) error) error {
 	}
 	defer f.Close()
 	return read(f)
-}
-
-// loadavg is /proc/loadavg's three averages.
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // measureSize builds one site and measures its visits.
@@ -179,21 +167,21 @@ func measureSize(ctx context.Context, o options, size string, n int, corpus []be
 		return nil, fmt.Errorf("writing the pages: %w", err)
 	}
 
-	res.LoadBefore = loadavg()
+	res.LoadBefore = loadavg.String()
 	bundleDir := filepath.Join(root, "bundle", "scifact")
 	tb := buildTinyRAG(ctx, o.tinyrag, filepath.Join(site, "docs"), bundleDir)
 	if tb.err != nil {
 		return nil, tb.err
 	}
 	res.Builds["tinyRAG"] = summarizeBuild(tb)
-	fmt.Printf("tinyRAG bundle: %.1f s, %d files, %s raw, %s as .br (load %s)\n", tb.took.Seconds(), tb.files, mbs(tb.raw), mbs(tb.br), loadavg())
+	fmt.Printf("tinyRAG bundle: %.1f s, %d files, %s raw, %s as .br (load %s)\n", tb.took.Seconds(), tb.files, mbs(tb.raw), mbs(tb.br), loadavg.String())
 	if pagefind != "" {
 		pb := buildPagefind(ctx, pagefind, site)
 		if pb.err != nil {
 			return nil, pb.err
 		}
 		res.Builds["Pagefind"] = summarizeBuild(pb)
-		fmt.Printf("Pagefind: %.1f s, %d files, %s (its index files are gzip inside) (load %s)\n", pb.took.Seconds(), pb.files, mbs(pb.raw), loadavg())
+		fmt.Printf("Pagefind: %.1f s, %d files, %s (its index files are gzip inside) (load %s)\n", pb.took.Seconds(), pb.files, mbs(pb.raw), loadavg.String())
 	}
 	if err := writeSearchPage(site, 8); err != nil {
 		return nil, err
@@ -263,7 +251,7 @@ func measureSize(ctx context.Context, o options, size string, n int, corpus []be
 			res.Rows = append(res.Rows, summarize(s.name, v.String(), s.query, runs[s.name]))
 		}
 	}
-	res.LoadAfter = loadavg()
+	res.LoadAfter = loadavg.String()
 	return res, nil
 }
 

@@ -17,6 +17,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"tinyrag/server/internal/loadavg"
 )
 
 // BenchmarkCold_FirstVisit measures a first visit: a fresh browser profile,
@@ -54,7 +56,7 @@ func BenchmarkCold_FirstVisit(b *testing.B) {
 	llm := newScriptedLLM(t, appScripts())
 	srv := startServer(t, "--llm-url", llm.BaseURL(), "--llm-probe=false")
 	docs := coldKnowledgeFiles(t)
-	loadBefore := loadAverage()
+	loadBefore := loadavg.String()
 
 	type setting struct {
 		name string
@@ -86,21 +88,8 @@ func BenchmarkCold_FirstVisit(b *testing.B) {
 	table := "| network | app.wasm (transfer) | app.wasm last byte | composer visible | app ready | ready − last byte | page bytes to ready | server bytes to ready | knowledge set loaded (server bytes) | first search result |\n" +
 		"| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" + strings.Join(rows, "\n")
 	marksTable := "| app's marks after navigation | " + strings.Join(coldMarkNames, " | ") + " |\n|" + strings.Repeat(" --- |", len(coldMarkNames)+1) + "\n" + strings.Join(marks, "\n")
-	fmt.Printf("bench-cold: median of %d runs each, fresh profile per run; load average %s before, %s after\n%s\n%s\n", runs, loadBefore, loadAverage(), table, marksTable)
+	fmt.Printf("bench-cold: median of %d runs each, fresh profile per run; load average %s before, %s after\n%s\n%s\n", runs, loadBefore, loadavg.String(), table, marksTable)
 	t.Log("\n" + table + "\n" + marksTable)
-}
-
-// loadAverage is the machine's 1, 5 and 15 minute load average.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // coldRun is one first visit's figures.
