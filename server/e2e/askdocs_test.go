@@ -648,6 +648,9 @@ func TestAskDocs_Screenshots(t *testing.T) {
 				waitShadow(t, b, 90*time.Second, "results", `return this.querySelectorAll("#tr-list [role=option]").length > 1`)
 				time.Sleep(300 * time.Millisecond)
 				shot(t, b, "search-"+dev.name+"-"+scheme)
+				if e := inShadow[string](t, b, "function() { return "+emojiIn("this")+"; }"); e != "" {
+					t.Errorf("the search box shows emoji %q, boxes where the system has no emoji font", e)
+				}
 
 				eval[bool](t, b, `(tinyRAG.open(), true)`)
 				frame := embedFrame(t, b, app.URL)
@@ -664,12 +667,24 @@ func TestAskDocs_Screenshots(t *testing.T) {
 				evalInFrame[bool](t, b, frame, `(document.querySelector("[data-reason=missing_sources]").click(), document.querySelector(".fb-form").scrollIntoView({block: "end"}), true)`)
 				time.Sleep(400 * time.Millisecond)
 				shot(t, b, "panel-"+dev.name+"-"+scheme+"-feedback")
+				if e := evalInFrame[string](t, b, frame, emojiIn("document.body")); e != "" {
+					t.Errorf("the panel shows emoji %q, boxes where the system has no emoji font", e)
+				}
 				if p := b.Problems(); len(p) > 0 {
 					t.Errorf("page problems: %v", p)
 				}
 			})
 		}
 	}
+}
+
+// emojiIn is a JavaScript expression for the characters under root
+// (text and aria labels) that a browser draws from an emoji font: without
+// one (Chromium on a plain Debian machine) they are empty boxes. Arrows
+// and symbols that have a text form are allowed; emoji-presentation
+// characters and the emoji variation selector are not.
+func emojiIn(root string) string {
+	return `(() => { const r = ` + root + `; const t = r.textContent + " " + [...r.querySelectorAll("[aria-label],[title]")].map(e => (e.getAttribute("aria-label") || "") + (e.getAttribute("title") || "")).join(" "); return (t.match(/\p{Emoji_Presentation}|\uFE0F/gu) || []).join(""); })()`
 }
 
 // setScheme emulates the visitor's light or dark preference.
