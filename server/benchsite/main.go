@@ -4,8 +4,11 @@
 // `tinyrag bundle` and with Pagefind, serves both from one local file
 // server, and measures first visits in headless Chromium on a throttled
 // network: when the app is ready, when the first results of a query
-// show, and how many bytes of site data came before them. It prints
-// tables and the targets next to the figures; it asserts nothing.
+// show, and how many bytes of site data came before them; and, on a page
+// of the site that carries the embed's search (data-search), the time
+// from Ctrl-K to the first results and from each further key to its
+// results. It prints tables and the targets next to the figures; it
+// asserts nothing.
 //
 //	go run ./server/benchsite -scifact ../shared/data/scifact -sizes 5k
 //
