@@ -4,8 +4,11 @@
 // `tinyrag bundle` and with Pagefind, serves both from one local file
 // server, and measures first visits in headless Chromium on a throttled
 // network: when the app is ready, when the first results of a query
-// show, and how many bytes of site data came before them. It prints
-// tables and the targets next to the figures; it asserts nothing.
+// show, and how many bytes of site data came before them; and, on a page
+// of the site that carries the embed's search (data-search), the time
+// from Ctrl-K to the first results and from each further key to its
+// results. It prints tables and the targets next to the figures; it
+// asserts nothing.
 //
 //	go run ./server/benchsite -scifact ../shared/data/scifact -sizes 5k
 //
@@ -46,6 +49,7 @@ type options struct {
 	queries  int
 	timeout  time.Duration
 	seed     uint64
+	embed    bool
 }
 
 func main() {
@@ -74,6 +78,7 @@ func run(ctx context.Context, args []string) error {
 	fl.IntVar(&o.queries, "queries", 20, "how many SciFact test queries (the first ones), one first visit each")
 	fl.DurationVar(&o.timeout, "timeout", 2*time.Minute, "how long one visit may take")
 	fl.Uint64Var(&o.seed, "seed", 1, "the seed of the synthetic pages' draws")
+	fl.BoolVar(&o.embed, "embed", true, "measure the embed's search (Ctrl-K on a host page) too")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -251,8 +256,51 @@ func measureSize(ctx context.Context, o options, size string, n int, corpus []be
 			res.Rows = append(res.Rows, summarize(s.name, v.String(), s.query, runs[s.name]))
 		}
 	}
+	if o.embed {
+		hosts, err := embedHosts(site, corpus)
+		if err != nil {
+			return nil, err
+		}
+		if res.Embed, err = measureEmbed(ctx, o, proxy, hosts, queries, thr); err != nil {
+			return nil, err
+		}
+	}
 	res.LoadAfter = loadavg.String()
 	return res, nil
+}
+
+// measureEmbed makes one embed visit per query, through the proxy.
+func measureEmbed(ctx context.Context, o options, base string, hosts [2]string, queries []beir.Query, thr *throttle) (*embedResult, error) {
+	out := &embedResult{Words: embedWords, LoadBefore: loadavg.String()}
+	var visits []embedVisit
+	for i, q := range queries {
+		v, err := visitEmbed(ctx, o.chrome, base, hosts, q.Text, thr, o.timeout)
+		if err != nil {
+			return nil, fmt.Errorf("embed search: %w", err)
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		visits = append(visits, v)
+		first, rest := typedQuery(q.Text, embedWords)
+		fmt.Printf("  b | embed search       | q%-2d %q: first visit %s; later page %s %s\n", i+1, first+rest, v.First, v.Later, v.Err())
+		if i == 0 {
+			for _, p := range []struct {
+				name string
+				s    pageSearch
+			}{{"first visit", v.First}, {"later page", v.Later}} {
+				fmt.Printf("      %s, Ctrl-K to first results: %s\n", p.name, pathList(p.s.ToFirstPaths, 12))
+				fmt.Printf("      %s, while typing the further keys: %s\n", p.name, pathList(p.s.KeysPaths, 12))
+			}
+		}
+		if e := v.Err(); e != "" {
+			out.Errors = append(out.Errors, fmt.Sprintf("q%d: %s", i+1, e))
+		}
+	}
+	first, later := summarizeEmbed(visits)
+	out.Rows = []embedRow{first, later}
+	out.LoadAfter = loadavg.String()
+	return out, nil
 }
 
 func shortVariant(v variant) string {
@@ -290,6 +338,7 @@ type sizeResult struct {
 	LoadAfter  string                  `json:"load_after"`
 	Builds     map[string]buildSummary `json:"builds"`
 	Rows       []row                   `json:"rows"`
+	Embed      *embedResult            `json:"embed,omitempty"`
 }
 
 // buildSummary is an indexer's run as reported.

@@ -80,6 +80,28 @@ func printSize(w io.Writer, r *sizeResult) {
 			}
 		}
 	}
+	if r.Embed != nil {
+		fmt.Fprintln(w)
+		printEmbed(w, r.Embed)
+	}
+}
+
+// printEmbed writes the embed search's table.
+func printEmbed(w io.Writer, e *embedResult) {
+	fmt.Fprintf(w, "tinyRAG embed search (data-search) on a host page, %s; the first %d words of each query typed; load average %s before, %s after\n\n", proxied, e.Words, e.LoadBefore, e.LoadAfter)
+	fmt.Fprintln(w, "| page | Ctrl-K → first results | Ctrl-K → results of the first word | bundle data, app bytes: Ctrl-K → first results | per further key: median | p90 | max | keys | bundle data while typing them | visits (failed, first results empty) |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	for _, x := range e.Rows {
+		if x.Visits == x.Failed {
+			fmt.Fprintf(w, "| %s | not measured: every visit failed | | | | | | | | %d (%d, %d) |\n", x.Page, x.Visits, x.Failed, x.FirstEmpty)
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s, %s | %d ms | %d ms | %d ms | %d | %s | %d (%d, %d) |\n", x.Page, secs(x.First), secs(x.Word), kbs(x.ToFirstSite), kbs(x.ToFirstApp),
+			x.KeyMedian.Milliseconds(), x.KeyP90.Milliseconds(), x.KeyMax.Milliseconds(), x.Keys, kbs(x.SiteBytes), x.Visits, x.Failed, x.FirstEmpty)
+	}
+	if len(e.Errors) > 0 {
+		fmt.Fprintf(w, "\nfailed embed visits: %s\n", strings.Join(e.Errors, " | "))
+	}
 }
 
 // printTargets writes the targets next to the figures of results (and,

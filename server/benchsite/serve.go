@@ -157,6 +157,19 @@ func (t *throttle) sentBefore(at time.Time, site func(string) bool) (siteBytes, 
 	return siteBytes, other
 }
 
+// sentBetween adds up, by path, the bytes written after from and by to.
+func (t *throttle) sentBetween(from, to time.Time) map[string]int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[string]int64{}
+	for _, s := range t.log {
+		if s.at.After(from) && !s.at.After(to) {
+			out[s.path] += s.n
+		}
+	}
+	return out
+}
+
 // pass sends n bytes through the line and logs them once they are
 // through.
 func (t *throttle) pass(p string, n int) {

@@ -151,29 +151,11 @@ func finished(query string) string {
 // visit opens spec.url in a fresh headless Chromium (an empty profile) and
 // measures it.
 func visit(parent context.Context, spec visitSpec) (visitResult, error) {
-	profile, err := os.MkdirTemp("", "bench-site-profile-")
+	ctx, done, err := startChromium(parent, spec.chrome)
 	if err != nil {
 		return visitResult{}, err
 	}
-	defer os.RemoveAll(profile)
-	actx, cancelAlloc := chromedp.NewExecAllocator(parent,
-		chromedp.ExecPath(spec.chrome),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1280, 800),
-	)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
-		return visitResult{}, fmt.Errorf("starting Chromium (%s): %w", spec.chrome, err)
-	}
+	defer done()
 
 	log := &netLog{urls: map[string]string{}}
 	if err := chromedp.Listen(ctx, log.listener("page")); err != nil {
@@ -265,6 +247,39 @@ func visit(parent context.Context, spec visitSpec) (visitResult, error) {
 	}
 	r.SiteBytes, r.AppBytes = site, app
 	return r, nil
+}
+
+// startChromium starts a headless Chromium with an empty profile (the
+// e2e harness's flags) on about:blank; done stops it and removes the
+// profile.
+func startChromium(parent context.Context, chrome string) (ctx context.Context, done func(), err error) {
+	profile, err := os.MkdirTemp("", "bench-site-profile-")
+	if err != nil {
+		return nil, nil, err
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(parent,
+		chromedp.ExecPath(chrome),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1280, 800),
+	)
+	ctx, cancel := chromedp.NewContext(actx)
+	done = func() {
+		cancel()
+		cancelAlloc()
+		os.RemoveAll(profile)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		done()
+		return nil, nil, fmt.Errorf("starting Chromium (%s): %w", chrome, err)
+	}
+	return ctx, done, nil
 }
 
 // throttleTarget applies the slow network to a target's requests.
