@@ -6,9 +6,11 @@ import (
 	"time"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/control/kbinput"
 	"tinyrag/app/engine"
 	"tinyrag/app/httpdo"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/importrun"
 	"tinyrag/app/knowledge/site"
 	"tinyrag/app/llm"
 	"tinyrag/app/markdown"
@@ -67,6 +69,11 @@ type Deps struct {
 	OpenKnowledge func(context.Context) (knowledge.Store, error)
 	// NanoGo runs nanoGo snippets; nil leaves the tool out.
 	NanoGo nanogo.Runner
+	// Importer reads imported files and fetched pages into inputs: an
+	// *importrun.Runner, whose worker script the browser entry point puts
+	// under the site's base path; nil: a runner of the controller's own
+	// with importrun's defaults.
+	Importer kbinput.Importer
 	// Prefs keeps the settings; nil keeps them for this visit only.
 	Prefs Prefs
 	// Chatter builds the model client for the settings; nil uses the
@@ -129,6 +136,9 @@ func NewController(deps Deps) *Controller {
 	c := &core{deps: deps, now: deps.Now}
 	if c.now == nil {
 		c.now = time.Now
+	}
+	if c.deps.Importer == nil {
+		c.deps.Importer = &importrun.Runner{}
 	}
 	ctl := &Controller{c: c}
 	ctl.Model = newModel(c, ctl)
