@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/ui/i18n"
 )
 
 // CitationView is the passage the citation dialog shows, if Open.
@@ -79,13 +80,13 @@ func (d *CitationDialog) Render() app.UI {
 			}).Body(
 			app.Header().Class("modal-head").Body(
 				app.H2().ID("cite-title").Text(c.Title),
-				app.Button().Class("icon-btn").ID("cite-close").Type("button").Aria("label", T(l, "close")).AutoFocus(true).Body(icon("close")).OnClick(closeFn),
+				app.Button().Class("icon-btn").ID("cite-close").Type("button").Aria("label", i18n.T(l, "close")).AutoFocus(true).Body(icon("close")).OnClick(closeFn),
 			),
 			app.P().Class("cite-source").Body(app.Code().Text(c.Source), app.Span().Text(" · "+c.ChunkID),
 				app.If(link != "", func() app.UI {
 					// The page opens at the passage (a text fragment).
 					return app.Span().Body(app.Text(" · "), app.A().ID("cite-link").Class("cite-link").Href(link).Target(linkTarget(d.LinkTarget)).Rel("noopener").
-						Body(app.Span().Text(T(l, "open_page")), icon("external")))
+						Body(app.Span().Text(i18n.T(l, "open_page")), icon("external")))
 				})),
 			app.Blockquote().Class("cite-text").Text(c.Text),
 		),

@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/i18n"
 )
 
 // Draft is text another component puts into the composer (a suggestion,
@@ -105,15 +106,15 @@ func (c *Composer) Render() app.UI {
 	l := c.Lang
 	var btn app.UI
 	if c.busy {
-		btn = app.Button().Class("send-btn stop").ID("stop-btn").Type("button").Aria("label", T(l, "stop")).Title(T(l, "stop")).
+		btn = app.Button().Class("send-btn stop").ID("stop-btn").Type("button").Aria("label", i18n.T(l, "stop")).Title(i18n.T(l, "stop")).
 			Body(icon("stop")).OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Chat.Stop() })
 	} else {
-		btn = app.Button().Class("send-btn").ID("send-btn").Type("button").Aria("label", T(l, "send")).Title(T(l, "send")).
+		btn = app.Button().Class("send-btn").ID("send-btn").Type("button").Aria("label", i18n.T(l, "send")).Title(i18n.T(l, "send")).
 			Disabled(strings.TrimSpace(c.draft) == "" || c.queued).Body(icon("send")).
 			OnClick(func(ctx app.Context, e app.Event) { c.send(ctx) })
 	}
 	input := app.Textarea().ID(InputID).Rows(1).
-		Placeholder(T(l, "placeholder")).Title(T(l, "keys_hint")).Aria("describedby", "keys-hint").
+		Placeholder(i18n.T(l, "placeholder")).Title(i18n.T(l, "keys_hint")).Aria("describedby", "keys-hint").
 		Text(c.draft).
 		OnInput(func(ctx app.Context, e app.Event) {
 			c.draft = ctx.JSSrc().Get("value").String()
@@ -136,10 +137,10 @@ func (c *Composer) Render() app.UI {
 	return app.Div().Class("composer-wrap").ID("composer-wrap").Body(
 		// No <form>: go-app runs handlers after the browser's default
 		// action, so a submit could not be prevented in time.
-		app.Div().Class("composer").Attr("role", "group").Aria("label", T(l, "message")).
+		app.Div().Class("composer").Attr("role", "group").Aria("label", i18n.T(l, "message")).
 			Body(
-				app.Label().For(InputID).Class("sr-only").Text(T(l, "message")),
-				app.Span().Class("sr-only").ID("keys-hint").Text(T(l, "keys_hint")),
+				app.Label().For(InputID).Class("sr-only").Text(i18n.T(l, "message")),
+				app.Span().Class("sr-only").ID("keys-hint").Text(i18n.T(l, "keys_hint")),
 				input,
 				btn,
 			),
@@ -153,9 +154,9 @@ func (c *Composer) renderHint() app.UI {
 	l := c.Lang
 	switch {
 	case c.queued:
-		return app.P().Class("composer-hint early-queued").ID("privacy-hint").Attr("role", "status").Text(T(l, "starting_queued"))
+		return app.P().Class("composer-hint early-queued").ID("privacy-hint").Attr("role", "status").Text(i18n.T(l, "starting_queued"))
 	case !c.status.Ready:
-		return app.P().Class("composer-hint").ID("privacy-hint").Text(T(l, "starting") + " " + PrivacyHint(l, c.model))
+		return app.P().Class("composer-hint").ID("privacy-hint").Text(i18n.T(l, "starting") + " " + PrivacyHint(l, c.model))
 	}
 	hint := PrivacyHint(l, c.model)
 	if c.Note != "" {
@@ -169,22 +170,22 @@ func (c *Composer) renderHint() app.UI {
 func PrivacyHint(lang string, m control.ModelState) string {
 	switch m.Status {
 	case control.LLMDown:
-		return T(lang, "hint_offline")
+		return i18n.T(lang, "hint_offline")
 	case control.LLMOK:
 	default:
 		// Not checked yet: where the model is, is not known.
-		return T(lang, "hint_any")
+		return i18n.T(lang, "hint_any")
 	}
-	where := T(lang, "where_local")
+	where := i18n.T(lang, "where_local")
 	switch {
 	case m.Host != "" && m.Proxy:
-		where = sprintf(T(lang, "where_proxy_host"), m.Host)
+		where = sprintf(i18n.T(lang, "where_proxy_host"), m.Host)
 	case m.Host != "":
-		where = sprintf(T(lang, "where_host"), m.Host)
+		where = sprintf(i18n.T(lang, "where_host"), m.Host)
 	case m.Proxy:
-		where = T(lang, "where_proxy")
+		where = i18n.T(lang, "where_proxy")
 	}
-	return sprintf(T(lang, "hint"), where)
+	return sprintf(i18n.T(lang, "hint"), where)
 }
 
 // autoGrow fits the textarea's height to its text, up to the CSS maximum.

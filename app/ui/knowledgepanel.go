@@ -8,6 +8,7 @@ import (
 	"tinyrag/app/control"
 	"tinyrag/app/control/kbinput"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/ui/i18n"
 )
 
 // docPage is how many sources the list renders at a time: a knowledge base
@@ -66,7 +67,7 @@ func (k *KnowledgePanel) Render() app.UI {
 	return app.Div().Class("side-panel kb-panel").Attr("role", "tabpanel").ID("panel-knowledge").Aria("labelledby", "tab-knowledge").Body(
 		// Search
 		app.Input().Type("search").Class("side-search").ID("kb-search").
-			Placeholder(T(l, "search_kb")).Aria("label", T(l, "search_kb")).Value(k.query).
+			Placeholder(i18n.T(l, "search_kb")).Aria("label", i18n.T(l, "search_kb")).Value(k.query).
 			OnInput(func(ctx app.Context, e app.Event) {
 				k.query = ctx.JSSrc().Get("value").String()
 				k.Ctrl.Knowledge.SearchKB(k.query)
@@ -96,12 +97,12 @@ func (k *KnowledgePanel) Render() app.UI {
 			}).
 			Body(
 				app.Span().Class("drop-icon").Body(icon("upload")),
-				app.Span().Text(T(l, "drop")),
+				app.Span().Text(i18n.T(l, "drop")),
 				app.Div().Class("pick-row").Body(
-					app.Label().Class("btn small").For("kb-files").Text(T(l, "files")),
+					app.Label().Class("btn small").For("kb-files").Text(i18n.T(l, "files")),
 					app.Input().Type("file").ID("kb-files").Class("sr-only").Multiple(true).
 						OnChange(k.onPick),
-					app.Label().Class("btn small").For("kb-folder").Text(T(l, "folder")),
+					app.Label().Class("btn small").For("kb-folder").Text(i18n.T(l, "folder")),
 					app.Input().Type("file").ID("kb-folder").Class("sr-only").Multiple(true).
 						Attr("webkitdirectory", true).OnChange(k.onPick),
 				),
@@ -115,12 +116,12 @@ func (k *KnowledgePanel) Render() app.UI {
 		}),
 
 		app.Details().Class("kb-add").Body(
-			app.Summary().Text(T(l, "paste")),
-			app.Input().Class("field-input").ID("paste-title").Placeholder(T(l, "paste_title")).Aria("label", T(l, "paste_title")).
+			app.Summary().Text(i18n.T(l, "paste")),
+			app.Input().Class("field-input").ID("paste-title").Placeholder(i18n.T(l, "paste_title")).Aria("label", i18n.T(l, "paste_title")).
 				Value(k.pasteTitle).OnInput(func(ctx app.Context, e app.Event) { k.pasteTitle = ctx.JSSrc().Get("value").String() }),
-			app.Textarea().Class("field-input").ID("paste-text").Rows(4).Aria("label", T(l, "paste")).Text(k.pasteText).
+			app.Textarea().Class("field-input").ID("paste-text").Rows(4).Aria("label", i18n.T(l, "paste")).Text(k.pasteText).
 				OnInput(func(ctx app.Context, e app.Event) { k.pasteText = ctx.JSSrc().Get("value").String() }),
-			app.Button().Class("btn small primary").ID("paste-add").Type("button").Disabled(k.kn.Importing).Text(T(l, "add_text")).
+			app.Button().Class("btn small primary").ID("paste-add").Type("button").Disabled(k.kn.Importing).Text(i18n.T(l, "add_text")).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if err := k.Ctrl.Knowledge.ImportText(k.pasteTitle, k.pasteText); err != nil {
 						k.pasteErr = err.Error()
@@ -130,23 +131,23 @@ func (k *KnowledgePanel) Render() app.UI {
 				}),
 		),
 		app.If(!siteOf(k.Ctrl).WebImports(), func() app.UI {
-			return app.P().Class("empty-hint").ID("kb-url-off").Text(T(l, "url_off"))
+			return app.P().Class("empty-hint").ID("kb-url-off").Text(i18n.T(l, "url_off"))
 		}).Else(func() app.UI {
-			return k.renderFetchRow("kb-url", T(l, "url"), &k.url, k.Ctrl.Knowledge.ImportURL)
+			return k.renderFetchRow("kb-url", i18n.T(l, "url"), &k.url, k.Ctrl.Knowledge.ImportURL)
 		}),
-		k.renderFetchRow("kb-wiki", T(l, "wikipedia"), &k.wiki, k.Ctrl.Knowledge.ImportWikipedia),
+		k.renderFetchRow("kb-wiki", i18n.T(l, "wikipedia"), &k.wiki, k.Ctrl.Knowledge.ImportWikipedia),
 
 		&BackupSection{Ctrl: k.Ctrl, Lang: l},
 
 		k.renderSiteKnowledge(),
 
 		// Sources
-		app.Div().Class("side-section-title").Text(T(l, "sources_title")+sprintf(" (%d)", len(k.kn.Docs))),
-		app.If(len(k.kn.Docs) == 0, func() app.UI { return app.P().Class("empty-hint").Text(T(l, "no_docs")) }),
+		app.Div().Class("side-section-title").Text(i18n.T(l, "sources_title")+sprintf(" (%d)", len(k.kn.Docs))),
+		app.If(len(k.kn.Docs) == 0, func() app.UI { return app.P().Class("empty-hint").Text(i18n.T(l, "no_docs")) }),
 		app.Ul().Class("doc-list").ID("doc-list").Body(docs...),
 		app.If(more > 0, func() app.UI {
 			return app.Button().Class("btn small").ID("doc-more").Type("button").
-				Text(sprintf(T(l, "show_more"), min(more, docPage), more)).
+				Text(sprintf(i18n.T(l, "show_more"), min(more, docPage), more)).
 				OnClick(func(ctx app.Context, e app.Event) { k.shown = max(k.shown, docPage) + docPage })
 		}),
 	)
@@ -171,14 +172,14 @@ func (k *KnowledgePanel) renderFetchRow(id, label string, v *string, submit func
 					do()
 				}
 			}),
-		app.Button().Class("btn small").ID(id+"-add").Type("button").Text(T(l, "add")).
+		app.Button().Class("btn small").ID(id+"-add").Type("button").Text(i18n.T(l, "add")).
 			OnClick(func(ctx app.Context, e app.Event) { do() }),
 	)
 }
 
 func (k *KnowledgePanel) renderProgress() app.UI {
 	p := k.kn.Progress
-	phase := T(k.Lang, "importing") + "…"
+	phase := i18n.T(k.Lang, "importing") + "…"
 	pct := 0.0
 	if p.Total > 0 {
 		pct = 100 * float64(p.Done) / float64(p.Total)
@@ -203,10 +204,10 @@ func (k *KnowledgePanel) renderDoc(d knowledge.Document) app.UI {
 			app.Span().Class("doc-meta").Text(humanSize(d.Size)+" · "+chunkCount(l, d.Chunks)+" · "+d.Added.Local().Format("2006-01-02")),
 		),
 		app.If(refetch, func() app.UI {
-			return app.Button().Class("row-btn").Type("button").Title(T(l, "reimport")).Aria("label", T(l, "reimport")+": "+d.Title).Body(icon("refresh")).
+			return app.Button().Class("row-btn").Type("button").Title(i18n.T(l, "reimport")).Aria("label", i18n.T(l, "reimport")+": "+d.Title).Body(icon("refresh")).
 				OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.Knowledge.Reimport(d) }, app.EventScope(d.ID))
 		}),
-		app.Button().Class("row-btn danger").Type("button").Title(T(l, "delete")).Aria("label", T(l, "delete")+": "+d.Title).Body(icon("trash")).
+		app.Button().Class("row-btn danger").Type("button").Title(i18n.T(l, "delete")).Aria("label", i18n.T(l, "delete")+": "+d.Title).Body(icon("trash")).
 			OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.Knowledge.DeleteDoc(d.ID) }, app.EventScope(d.ID)),
 	)
 }
@@ -224,7 +225,7 @@ func (k *KnowledgePanel) renderHits() app.UI {
 		if s.Err != "" {
 			return errUI
 		}
-		return app.P().Class("empty-hint").Text(T(l, "no_hits"))
+		return app.P().Class("empty-hint").Text(i18n.T(l, "no_hits"))
 	}
 	var items []app.UI
 	for _, h := range s.Hits {
@@ -245,7 +246,7 @@ func (k *KnowledgePanel) renderHits() app.UI {
 			}, app.EventScope(hit.ChunkID)),
 		))
 	}
-	return app.Div().Body(errUI, app.Ul().Class("hit-list").ID("kb-hits").Aria("label", T(l, "search_kb")).Body(items...))
+	return app.Div().Body(errUI, app.Ul().Class("hit-list").ID("kb-hits").Aria("label", i18n.T(l, "search_kb")).Body(items...))
 }
 
 func (k *KnowledgePanel) onPick(ctx app.Context, e app.Event) {

@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/i18n"
 )
 
 // InputID is the DOM id of the chat input; tests and keyboard shortcuts
@@ -128,7 +129,7 @@ func (a *App) Render() app.UI {
 	if a.view.Page == pageSettings {
 		main = &SettingsPage{Ctrl: a.Ctrl}
 	} else {
-		main = app.Main().Class("main").Aria("label", T(l, "conversation")).Body(
+		main = app.Main().Class("main").Aria("label", i18n.T(l, "conversation")).Body(
 			&Topbar{Ctrl: a.Ctrl, Lang: l, Title: true},
 			&ThreadView{Ctrl: a.Ctrl, Lang: l, Debug: a.settings.Debug, AllowRun: canRunGo(a.Ctrl, a.settings), Banner: true},
 			&Composer{Ctrl: a.Ctrl, Lang: l},

@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/ui/i18n"
+)
 
 // Sidebar holds the chats and the knowledge base, a tab each, and the way
 // to the settings.
@@ -36,7 +40,7 @@ func (s *Sidebar) Render() app.UI {
 		panel = &ChatListView{Ctrl: s.Ctrl, Lang: l}
 	}
 	settingsOpen := s.view.Page == pageSettings
-	return app.Aside().Class("sidebar").Aria("label", T(l, "chats")+" / "+T(l, "knowledge")).Body(
+	return app.Aside().Class("sidebar").Aria("label", i18n.T(l, "chats")+" / "+i18n.T(l, "knowledge")).Body(
 		app.Div().Class("brand").Body(
 			app.Img().Src("/web/icons/icon.svg").Alt(""),
 			app.Span().Text("tinyRAG"),
@@ -44,7 +48,7 @@ func (s *Sidebar) Render() app.UI {
 		),
 		app.Button().Class("new-chat").Type("button").ID("new-chat").Body(
 			icon("plus"),
-			app.Span().Text(T(l, "new_chat")),
+			app.Span().Text(i18n.T(l, "new_chat")),
 		).OnClick(func(ctx app.Context, e app.Event) {
 			if s.Ctrl == nil {
 				return
@@ -54,14 +58,14 @@ func (s *Sidebar) Render() app.UI {
 			setDraft(ctx, "")
 		}),
 		app.Div().Class("side-tabs").Attr("role", "tablist").Body(
-			tabButton("chats", T(l, "chats")),
-			tabButton("knowledge", T(l, "knowledge")),
+			tabButton("chats", i18n.T(l, "chats")),
+			tabButton("knowledge", i18n.T(l, "knowledge")),
 		),
 		panel,
 		app.Div().Class("side-footer").Body(
 			app.Button().Class("icon-btn").ID("open-settings").Type("button").
 				Aria("pressed", settingsOpen).
-				Body(icon("settings"), app.Span().Text(T(l, "settings"))).
+				Body(icon("settings"), app.Span().Text(i18n.T(l, "settings"))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					setView(ctx, func(v *View) {
 						// Read now: go-app keeps the first render's handler.

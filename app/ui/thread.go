@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/i18n"
 )
 
 // ThreadView is the conversation: notices, the welcome or the messages.
@@ -136,12 +137,12 @@ func (t *ThreadView) Render() app.UI {
 			body = append(body, &ModelBanner{Ctrl: t.Ctrl, Lang: l, Err: modelErrText(l, t.model), Net: t.model.Net, Static: !siteOf(t.Ctrl).WebImports()})
 		}
 		if t.status.LoadErr != "" {
-			body = append(body, app.Div().Class("banner").Attr("role", "alert").Text(T(l, "storage_temporary")+" ("+t.status.LoadErr+")"))
+			body = append(body, app.Div().Class("banner").Attr("role", "alert").Text(i18n.T(l, "storage_temporary")+" ("+t.status.LoadErr+")"))
 		}
 		if t.status.Notice != "" {
 			body = append(body, app.Div().Class("banner notice").Attr("role", "alert").Body(
 				app.Span().Text(t.status.Notice),
-				app.Button().Class("icon-btn").Type("button").Aria("label", T(l, "close")).Body(icon("close")).
+				app.Button().Class("icon-btn").Type("button").Aria("label", i18n.T(l, "close")).Body(icon("close")).
 					OnClick(func(ctx app.Context, e app.Event) { t.Ctrl.DismissNotice() }),
 			))
 		}
@@ -149,7 +150,7 @@ func (t *ThreadView) Render() app.UI {
 	switch {
 	case len(t.thread.Messages) == 0 && t.Greeting != "":
 		body = append(body, app.Div().Class("thread").ID("thread").Body(
-			app.Article().Class("msg assistant greeting").Aria("label", T(l, "assistant")).Body(
+			app.Article().Class("msg assistant greeting").Aria("label", i18n.T(l, "assistant")).Body(
 				app.Div().Class("avatar").Body(icon("spark")),
 				app.Div().Class("bubble").Body(
 					app.P().ID("greeting").Text(t.Greeting),
@@ -171,7 +172,7 @@ func (t *ThreadView) Render() app.UI {
 			})
 		}
 		body = append(body, app.Div().Class("thread").Attr("role", "log").Aria("live", "polite").
-			Aria("busy", t.thread.Busy).Aria("label", T(l, "conversation")).ID("thread").
+			Aria("busy", t.thread.Busy).Aria("label", i18n.T(l, "conversation")).ID("thread").
 			OnClick(t.onClick).Body(msgs...))
 	}
 	return app.Div().Class("messages").ID("messages").Body(body...)
@@ -203,7 +204,7 @@ func (t *ThreadView) renderStarters(qs []string) app.UI {
 		items[i] = app.Li().Body(app.Button().Class("starter").Type("button").Text(q).
 			OnClick(func(ctx app.Context, e app.Event) { t.ask(ctx, q) }, app.EventScope(q)))
 	}
-	return app.Ul().Class("starters").ID("starters").Aria("label", T(t.Lang, "starters")).Body(items...)
+	return app.Ul().Class("starters").ID("starters").Aria("label", i18n.T(t.Lang, "starters")).Body(items...)
 }
 
 // onClick serves the buttons inside rendered Markdown (copy code, run
@@ -217,7 +218,7 @@ func (t *ThreadView) onClick(ctx app.Context, e app.Event) {
 		code := btn.Get("parentElement").Call("querySelector", "code")
 		if code.Truthy() {
 			copyText(code.Get("textContent").String())
-			btn.Set("textContent", T(t.Lang, "copied"))
+			btn.Set("textContent", i18n.T(t.Lang, "copied"))
 		}
 		return
 	}
@@ -252,13 +253,13 @@ func (w *Welcome) Render() app.UI {
 		}
 		return app.Div().Class("welcome").Body(
 			app.Img().Src("/web/icons/icon.svg").Alt(""),
-			app.H2().Text(T(l, "welcome_title")),
-			app.P().Text(T(l, "welcome_text")),
-			app.Ul().Class("suggestions starters").ID("starters").Aria("label", T(l, "starters")).Body(items...),
+			app.H2().Text(i18n.T(l, "welcome_title")),
+			app.P().Text(i18n.T(l, "welcome_text")),
+			app.Ul().Class("suggestions starters").ID("starters").Aria("label", i18n.T(l, "starters")).Body(items...),
 		)
 	}
 	suggestion := func(key string) app.UI {
-		parts := strings.SplitN(T(l, key), "|", 2)
+		parts := strings.SplitN(i18n.T(l, key), "|", 2)
 		text := parts[0] + " " + parts[1]
 		return app.Button().Class("suggestion").Type("button").Body(
 			app.Strong().Text(parts[0]),
@@ -267,8 +268,8 @@ func (w *Welcome) Render() app.UI {
 	}
 	return app.Div().Class("welcome").Body(
 		app.Img().Src("/web/icons/icon.svg").Alt(""),
-		app.H2().Text(T(l, "welcome_title")),
-		app.P().Text(T(l, "welcome_text")),
+		app.H2().Text(i18n.T(l, "welcome_title")),
+		app.P().Text(i18n.T(l, "welcome_text")),
 		app.Div().Class("suggestions").Body(
 			suggestion("s_summarize"), suggestion("s_calc"), suggestion("s_wiki"), suggestion("s_compare"),
 		),
@@ -299,24 +300,24 @@ func (b *ModelBanner) Render() app.UI {
 		}
 		return app.Section().Class("banner offline").ID("llm-banner").Attr("role", "status").
 			Attr("data-net", string(b.Net)).Aria("labelledby", "llm-banner-title").Body(
-			app.Strong().ID("llm-banner-title").Text(T(l, title)),
-			app.P().Text(T(l, text)),
+			app.Strong().ID("llm-banner-title").Text(i18n.T(l, title)),
+			app.P().Text(i18n.T(l, text)),
 		)
 	}
-	item := func(key string) app.UI { return app.Li().Body(inlineCode(T(l, key))...) }
+	item := func(key string) app.UI { return app.Li().Body(inlineCode(i18n.T(l, key))...) }
 	return app.Section().Class("banner").ID("llm-banner").Attr("role", "status").Aria("labelledby", "llm-banner-title").Body(
-		app.Strong().ID("llm-banner-title").Text(T(l, "banner_title")),
-		app.P().Text(T(l, "banner_text")),
+		app.Strong().ID("llm-banner-title").Text(i18n.T(l, "banner_title")),
+		app.P().Text(i18n.T(l, "banner_text")),
 		app.If(!b.Static, func() app.UI {
 			return app.Ul().Body(item("banner_ollama"), item("banner_lmstudio"), item("banner_key"))
 		}).Else(func() app.UI {
-			return app.P().Text(T(l, "banner_static"))
+			return app.P().Text(i18n.T(l, "banner_static"))
 		}),
 		app.Div().Class("banner-actions").Body(
 			app.Span().Class("banner-err").ID("llm-explain").Text(b.Err),
-			app.Button().Class("btn").Type("button").Text(T(l, "settings")).
+			app.Button().Class("btn").Type("button").Text(i18n.T(l, "settings")).
 				OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.Page = pageSettings }) }),
-			app.Button().Class("btn").Type("button").Text(T(l, "retry")).
+			app.Button().Class("btn").Type("button").Text(i18n.T(l, "retry")).
 				OnClick(func(ctx app.Context, e app.Event) { b.Ctrl.Model.CheckModel() }),
 		),
 	)
@@ -338,7 +339,7 @@ func inlineCode(s string) []app.UI {
 // modelErrText says why the model cannot be reached.
 func modelErrText(lang string, m control.ModelState) string {
 	if m.ErrKey != "" {
-		return T(lang, m.ErrKey)
+		return i18n.T(lang, m.ErrKey)
 	}
 	return m.Err
 }

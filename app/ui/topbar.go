@@ -7,6 +7,7 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/control"
+	"tinyrag/app/ui/i18n"
 )
 
 // Topbar is the conversation's header: the menu button, the chat's title
@@ -30,13 +31,13 @@ func (t *Topbar) OnMount(ctx app.Context) {
 
 // Render implements app.Composer.
 func (t *Topbar) Render() app.UI {
-	title := T(t.Lang, "new_chat")
+	title := i18n.T(t.Lang, "new_chat")
 	if t.thread.Title != "" {
 		title = t.thread.Title
 	}
-	label := T(t.Lang, "copy_md")
+	label := i18n.T(t.Lang, "copy_md")
 	if t.copied {
-		label = T(t.Lang, "copied_md")
+		label = i18n.T(t.Lang, "copied_md")
 	}
 	return app.Header().Class("topbar").Body(
 		&MenuButton{Lang: t.Lang},
@@ -69,7 +70,7 @@ func (m *MenuButton) OnMount(ctx app.Context) { ctx.ObserveState(stateView, &m.v
 
 // Render implements app.Composer.
 func (m *MenuButton) Render() app.UI {
-	return app.Button().Class("icon-btn menu-btn").Type("button").Aria("label", T(m.Lang, "open_menu")).
+	return app.Button().Class("icon-btn menu-btn").Type("button").Aria("label", i18n.T(m.Lang, "open_menu")).
 		Aria("expanded", m.view.NavOpen).Body(icon("menu")).
 		OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = !v.NavOpen }) })
 }
@@ -83,11 +84,11 @@ func chatMarkdown(ctrl *Controller, lang string) string {
 	}
 	reasons := map[string]string{}
 	for _, r := range chats.Reasons {
-		reasons[r] = T(lang, "reason_"+r)
+		reasons[r] = i18n.T(lang, "reason_"+r)
 	}
 	return ch.Markdown(chats.MarkdownOptions{
-		You: T(lang, "you"), Assistant: T(lang, "assistant"), Sources: T(lang, "sources"),
-		Related: T(lang, "related"), Feedback: T(lang, "feedback"), NoMatch: T(lang, "no_match"),
+		You: i18n.T(lang, "you"), Assistant: i18n.T(lang, "assistant"), Sources: i18n.T(lang, "sources"),
+		Related: i18n.T(lang, "related"), Feedback: i18n.T(lang, "feedback"), NoMatch: i18n.T(lang, "no_match"),
 		Reasons: reasons,
 		Answer:  answerText,
 		Link:    ctrl.Site.PassageLink,
