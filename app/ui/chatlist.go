@@ -5,6 +5,7 @@ import (
 
 	"tinyrag/app/control"
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // ChatListView is the searchable list of chats, with rename and delete.
@@ -70,7 +71,7 @@ func (c *ChatListView) renderItem(it control.ChatItem) app.UI {
 							c.rename(id)
 						}
 					}, app.EventScope(id)),
-				app.Button().Class("icon-btn").Type("button").Aria("label", i18n.T(l, "save")).Body(icon("check")).
+				app.Button().Class("icon-btn").Type("button").Aria("label", i18n.T(l, "save")).Body(uikit.Icon("check")).
 					OnClick(func(ctx app.Context, e app.Event) { c.rename(id) }, app.EventScope(id)),
 			),
 		)
@@ -80,12 +81,12 @@ func (c *ChatListView) renderItem(it control.ChatItem) app.UI {
 			Text(it.Title).
 			OnClick(func(ctx app.Context, e app.Event) {
 				c.Ctrl.Chat.OpenChat(id)
-				setView(ctx, func(v *View) { v.Page, v.NavOpen = pageChat, false })
+				uikit.SetView(ctx, func(v *uikit.View) { v.Page, v.NavOpen = uikit.PageChat, false })
 				ctx.Defer(func(app.Context) { stickToBottom(true) })
 			}, app.EventScope(id)),
-		app.Button().Class("row-btn").Type("button").Aria("label", i18n.T(l, "rename")+": "+it.Title).Title(i18n.T(l, "rename")).Body(icon("edit")).
+		app.Button().Class("row-btn").Type("button").Aria("label", i18n.T(l, "rename")+": "+it.Title).Title(i18n.T(l, "rename")).Body(uikit.Icon("edit")).
 			OnClick(func(ctx app.Context, e app.Event) { c.renaming, c.renameTo, c.err = id, it.Title, "" }, app.EventScope(id, it.Title)),
-		app.Button().Class("row-btn danger").Type("button").Aria("label", i18n.T(l, "delete")+": "+it.Title).Title(i18n.T(l, "delete")).Body(icon("trash")).
+		app.Button().Class("row-btn danger").Type("button").Aria("label", i18n.T(l, "delete")+": "+it.Title).Title(i18n.T(l, "delete")).Body(uikit.Icon("trash")).
 			OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Chat.DeleteChat(id) }, app.EventScope(id)),
 	)
 }

@@ -7,6 +7,7 @@ import (
 
 	"tinyrag/app/control"
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // Draft is text another component puts into the composer (a suggestion,
@@ -107,10 +108,10 @@ func (c *Composer) Render() app.UI {
 	var btn app.UI
 	if c.busy {
 		btn = app.Button().Class("send-btn stop").ID("stop-btn").Type("button").Aria("label", i18n.T(l, "stop")).Title(i18n.T(l, "stop")).
-			Body(icon("stop")).OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Chat.Stop() })
+			Body(uikit.Icon("stop")).OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Chat.Stop() })
 	} else {
 		btn = app.Button().Class("send-btn").ID("send-btn").Type("button").Aria("label", i18n.T(l, "send")).Title(i18n.T(l, "send")).
-			Disabled(strings.TrimSpace(c.draft) == "" || c.queued).Body(icon("send")).
+			Disabled(strings.TrimSpace(c.draft) == "" || c.queued).Body(uikit.Icon("send")).
 			OnClick(func(ctx app.Context, e app.Event) { c.send(ctx) })
 	}
 	input := app.Textarea().ID(InputID).Rows(1).

@@ -9,6 +9,7 @@ import (
 
 	"tinyrag/app/control"
 	"tinyrag/app/embed"
+	"tinyrag/app/ui/uikit"
 )
 
 // linkQuestion is the question a link carries in ?q= ("" for none, or one
@@ -33,7 +34,7 @@ func linkQuestion(q url.Values) string {
 // goroutine.
 func askFromLink(ctx app.Context, ctrl *Controller, q string) {
 	ctx.Async(func() {
-		submit := siteOf(ctrl).HostSubmitOnceKnown()
+		submit := uikit.SiteOf(ctrl).HostSubmitOnceKnown()
 		ctx.Dispatch(func(ctx app.Context) {
 			if submit && ctrl.Chat.Ask(q) != control.AskRefused {
 				ctx.Defer(func(app.Context) { stickToBottom(true) })

@@ -16,6 +16,7 @@ import (
 	"tinyrag/app/engine"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/siteconfig"
+	"tinyrag/app/ui/uikit"
 )
 
 // EmbedHost passes the embedded view's answers on to the page that embeds
@@ -129,14 +130,14 @@ const searchTimeout = 10 * time.Second
 func (h hostChat) Search(q string) ([]embed.SearchResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), searchTimeout)
 	defer cancel()
-	hits, err := siteOf(h.ctrl).SearchSite(ctx, q, embed.MaxResults)
+	hits, err := uikit.SiteOf(h.ctrl).SearchSite(ctx, q, embed.MaxResults)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]embed.SearchResult, len(hits))
 	for i, hit := range hits {
 		out[i] = embed.SearchResult{Title: hit.Title, Source: hit.Source,
-			URL: siteOf(h.ctrl).PassageLink(control.CitationOfHit(hit)), Snippet: snippet(hit)}
+			URL: uikit.SiteOf(h.ctrl).PassageLink(control.CitationOfHit(hit)), Snippet: snippet(hit)}
 	}
 	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 	"tinyrag/app/embed"
 	"tinyrag/app/siteconfig"
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // EmbedOptions are what the embedding page chose for its panel (the data
@@ -255,7 +256,7 @@ func (e *EmbedView) Render() app.UI {
 		app.Main().Class("main").Aria("label", i18n.T(l, "conversation")).Body(
 			app.If(len(e.thread.Messages) > 0 && !e.thread.Busy, func() app.UI {
 				return app.Div().Class("embed-bar").Body(
-					app.Button().Class("btn small").ID("embed-new").Type("button").Body(icon("plus"), app.Span().Text(i18n.T(l, "new_conversation"))).
+					app.Button().Class("btn small").ID("embed-new").Type("button").Body(uikit.Icon("plus"), app.Span().Text(i18n.T(l, "new_conversation"))).
 						OnClick(func(ctx app.Context, _ app.Event) {
 							e.Ctrl.Chat.NewChat()
 							ctx.Defer(func(app.Context) { focusByID(InputID) })

@@ -5,6 +5,7 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // RatingView is an answer's thumbs up and down. Up is kept at once; down
@@ -45,10 +46,10 @@ func (r *RatingView) Render() app.UI {
 	formID := sprintf("fb-form-%d", r.Index)
 	parts := []app.UI{
 		app.Button().Class("icon-btn rate-up").Type("button").Aria("pressed", up).
-			Aria("label", i18n.T(l, "rate_up")).Title(i18n.T(l, "rate_up")).Body(icon("thumbs-up")).
+			Aria("label", i18n.T(l, "rate_up")).Title(i18n.T(l, "rate_up")).Body(uikit.Icon("thumbs-up")).
 			OnClick(func(ctx app.Context, e app.Event) { r.rate(chats.Feedback{Rating: chats.RatingUp}) }, app.EventScope(r.ChatID, r.Index)),
 		app.Button().Class("icon-btn rate-down").Type("button").Aria("pressed", down).Aria("expanded", r.open).Aria("controls", formID).
-			Aria("label", i18n.T(l, "rate_down")).Title(i18n.T(l, "rate_down")).Body(icon("thumbs-down")).
+			Aria("label", i18n.T(l, "rate_down")).Title(i18n.T(l, "rate_down")).Body(uikit.Icon("thumbs-down")).
 			OnClick(func(ctx app.Context, e app.Event) {
 				r.open, r.err = !r.open, ""
 				if r.open {

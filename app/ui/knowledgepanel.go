@@ -9,6 +9,7 @@ import (
 	"tinyrag/app/control/kbinput"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // docPage is how many sources the list renders at a time: a knowledge base
@@ -96,7 +97,7 @@ func (k *KnowledgePanel) Render() app.UI {
 				}
 			}).
 			Body(
-				app.Span().Class("drop-icon").Body(icon("upload")),
+				app.Span().Class("drop-icon").Body(uikit.Icon("upload")),
 				app.Span().Text(i18n.T(l, "drop")),
 				app.Div().Class("pick-row").Body(
 					app.Label().Class("btn small").For("kb-files").Text(i18n.T(l, "files")),
@@ -130,7 +131,7 @@ func (k *KnowledgePanel) Render() app.UI {
 					k.pasteTitle, k.pasteText, k.pasteErr = "", "", ""
 				}),
 		),
-		app.If(!siteOf(k.Ctrl).WebImports(), func() app.UI {
+		app.If(!uikit.SiteOf(k.Ctrl).WebImports(), func() app.UI {
 			return app.P().Class("empty-hint").ID("kb-url-off").Text(i18n.T(l, "url_off"))
 		}).Else(func() app.UI {
 			return k.renderFetchRow("kb-url", i18n.T(l, "url"), &k.url, k.Ctrl.Knowledge.ImportURL)
@@ -204,10 +205,10 @@ func (k *KnowledgePanel) renderDoc(d knowledge.Document) app.UI {
 			app.Span().Class("doc-meta").Text(humanSize(d.Size)+" · "+chunkCount(l, d.Chunks)+" · "+d.Added.Local().Format("2006-01-02")),
 		),
 		app.If(refetch, func() app.UI {
-			return app.Button().Class("row-btn").Type("button").Title(i18n.T(l, "reimport")).Aria("label", i18n.T(l, "reimport")+": "+d.Title).Body(icon("refresh")).
+			return app.Button().Class("row-btn").Type("button").Title(i18n.T(l, "reimport")).Aria("label", i18n.T(l, "reimport")+": "+d.Title).Body(uikit.Icon("refresh")).
 				OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.Knowledge.Reimport(d) }, app.EventScope(d.ID))
 		}),
-		app.Button().Class("row-btn danger").Type("button").Title(i18n.T(l, "delete")).Aria("label", i18n.T(l, "delete")+": "+d.Title).Body(icon("trash")).
+		app.Button().Class("row-btn danger").Type("button").Title(i18n.T(l, "delete")).Aria("label", i18n.T(l, "delete")+": "+d.Title).Body(uikit.Icon("trash")).
 			OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.Knowledge.DeleteDoc(d.ID) }, app.EventScope(d.ID)),
 	)
 }
@@ -242,7 +243,7 @@ func (k *KnowledgePanel) renderHits() app.UI {
 				// only <mark> added; one root element for app.Raw.
 				app.Raw("<span class=\"hit-frag\">"+sanitizeMarks(frag)+"</span>"),
 			).OnClick(func(ctx app.Context, e app.Event) {
-				openCitation(ctx, control.CitationOfHit(hit))
+				uikit.OpenCitation(ctx, control.CitationOfHit(hit))
 			}, app.EventScope(hit.ChunkID)),
 		))
 	}

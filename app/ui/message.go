@@ -11,6 +11,7 @@ import (
 	"tinyrag/app/control"
 	"tinyrag/app/markdown"
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // MessageView is one question or answer. An answer shows its thinking,
@@ -43,13 +44,13 @@ func (v *MessageView) Render() app.UI {
 	m := &v.Msg
 	if m.Role == chats.RoleUser {
 		return app.Article().Class("msg user").Aria("label", i18n.T(l, "you")).Attr("data-msg", v.Index).Body(
-			app.Div().Class("avatar").Body(icon("user")),
+			app.Div().Class("avatar").Body(uikit.Icon("user")),
 			app.Div().Class("bubble").Text(m.Content),
 		)
 	}
 	actions := app.Div().Class("msg-actions").Body(
 		app.Button().Class("icon-btn copy-answer").Type("button").Aria("label", i18n.T(l, "copy")).
-			Body(icon("copy"), app.Span().Text(copyLabel(l, v.copied))).
+			Body(uikit.Icon("copy"), app.Span().Text(copyLabel(l, v.copied))).
 			OnClick(func(ctx app.Context, e app.Event) {
 				copyText(markdown.ToText(answerText(m)))
 				v.copied = true
@@ -57,7 +58,7 @@ func (v *MessageView) Render() app.UI {
 			}, app.EventScope(v.ChatID, v.Index)),
 		app.If(v.CanRegenerate, func() app.UI {
 			return app.Button().Class("icon-btn regenerate").Type("button").Aria("label", i18n.T(l, "regenerate")).
-				Body(icon("refresh"), app.Span().Text(i18n.T(l, "regenerate"))).
+				Body(uikit.Icon("refresh"), app.Span().Text(i18n.T(l, "regenerate"))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if v.Ctrl.Chat.Regenerate() {
 						ctx.Defer(func(app.Context) { stickToBottom(true) })
@@ -78,10 +79,10 @@ func (v *MessageView) Render() app.UI {
 		cites = append(cites, app.Button().Class("citation").Type("button").Title(c.Source).
 			Aria("label", i18n.T(l, "chunk")+" "+sprintf("%d", ci+1)+": "+label).
 			Body(app.Span().Class("cite-n").Text(sprintf("%d", ci+1)), app.Span().Text(label)).
-			OnClick(func(ctx app.Context, e app.Event) { openCitation(ctx, c) }, app.EventScope(v.ChatID, v.Index, c.ChunkID)))
+			OnClick(func(ctx app.Context, e app.Event) { uikit.OpenCitation(ctx, c) }, app.EventScope(v.ChatID, v.Index, c.ChunkID)))
 	}
 	return app.Article().Class("msg assistant").Aria("label", i18n.T(l, "assistant")).Attr("data-msg", v.Index).Body(
-		app.Div().Class("avatar").Body(icon("spark")),
+		app.Div().Class("avatar").Body(uikit.Icon("spark")),
 		app.Div().Class("bubble").Body(
 			v.renderAnswer(),
 			app.If(len(cites) > 0, func() app.UI {
@@ -104,7 +105,7 @@ func (v *MessageView) renderRelated() app.UI {
 			title = r.Source
 		}
 		items[i] = app.Li().Body(app.A().Class("related-link").Href(r.URL).Target(linkTarget(v.LinkTarget)).Rel("noopener").
-			Title(r.Source).Body(icon("file"), app.Span().Text(title)))
+			Title(r.Source).Body(uikit.Icon("file"), app.Span().Text(title)))
 	}
 	return app.Nav().Class("related").Aria("label", i18n.T(l, "related")).Body(
 		app.Span().Class("related-title").Text(i18n.T(l, "related")),
@@ -125,7 +126,7 @@ func (v *MessageView) renderAnswer() app.UI {
 	m := &v.Msg
 	l := v.Lang
 	html := markdown.RenderAnswer(m.Content, control.MDCards(m), markdown.Options{AllowRun: v.AllowRun, Lang: l, Streaming: m.Streaming, Expanded: v.Expanded,
-		CiteLinks: siteOf(v.Ctrl).CiteLinks(m.Citations), CiteTarget: v.LinkTarget})
+		CiteLinks: uikit.SiteOf(v.Ctrl).CiteLinks(m.Citations), CiteTarget: v.LinkTarget})
 	cls := "answer"
 	if m.Streaming {
 		cls += " cursor"

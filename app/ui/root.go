@@ -7,6 +7,7 @@ import (
 
 	"tinyrag/app/control"
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // InputID is the DOM id of the chat input; tests and keyboard shortcuts
@@ -24,7 +25,7 @@ type App struct {
 	status   control.Status
 	model    control.ModelState
 	settings control.Settings
-	view     View
+	view     uikit.View
 	chats    control.ChatList
 }
 
@@ -42,7 +43,7 @@ func (a *App) OnMount(ctx app.Context) {
 		}
 	})
 	ctx.ObserveState(control.StateModel, &a.model)
-	ctx.ObserveState(stateView, &a.view)
+	ctx.ObserveState(uikit.StateView, &a.view)
 	// The open chat's address (chatroute.go).
 	ctx.ObserveState(control.StateChats, &a.chats).OnChange(func() { routeFollow(a.chats) })
 }
@@ -126,7 +127,7 @@ func (a *App) Render() app.UI {
 		cls += " nav-open"
 	}
 	var main app.UI
-	if a.view.Page == pageSettings {
+	if a.view.Page == uikit.PageSettings {
 		main = &SettingsPage{Ctrl: a.Ctrl}
 	} else {
 		main = app.Main().Class("main").Aria("label", i18n.T(l, "conversation")).Body(
@@ -144,19 +145,11 @@ func (a *App) Render() app.UI {
 		Attr("data-load-ms", sprintf("%d", a.status.LoadMs)).Attr("data-net", string(a.model.Net)).
 		Body(
 			&Sidebar{Ctrl: a.Ctrl, Lang: l},
-			app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = false }) }),
+			app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { uikit.SetView(ctx, func(v *uikit.View) { v.NavOpen = false }) }),
 			main,
 			&UpdatePrompt{Lang: l}, // above every view, settings too
 			&CitationDialog{Ctrl: a.Ctrl, Lang: l},
 		)
-}
-
-// setView changes the shared view state.
-func setView(ctx app.Context, change func(*View)) {
-	var v View
-	ctx.GetState(stateView, &v)
-	change(&v)
-	ctx.SetState(stateView, v)
 }
 
 // enterGuard is installed once: go-app runs its event handlers after the

@@ -9,6 +9,7 @@ import (
 	"tinyrag/app/control"
 	"tinyrag/app/control/prefs"
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // SettingsPage is the settings. Every change is saved at once: there is no
@@ -89,10 +90,12 @@ func (p *SettingsPage) Render() app.UI {
 
 	return app.Main().Class("main settings-page").ID("settings").Aria("label", i18n.T(l, "settings")).Body(
 		app.Header().Class("topbar").Body(
-			&MenuButton{Lang: l},
+			&uikit.MenuButton{Lang: l},
 			app.H1().Text(i18n.T(l, "settings")),
 			app.Button().Class("btn").ID("settings-close").Type("button").Text(i18n.T(l, "close")).
-				OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.Page = pageChat }) }),
+				OnClick(func(ctx app.Context, e app.Event) {
+					uikit.SetView(ctx, func(v *uikit.View) { v.Page = uikit.PageChat })
+				}),
 		),
 		app.Div().Class("settings-scroll").Body(
 			app.Div().Class("settings-grid").Body(
@@ -176,7 +179,7 @@ func (p *SettingsPage) renderPersonas(st *control.Settings, changed func(app.Con
 					st.Personas[i].Prompt = ctx.JSSrc().Get("value").String()
 					changed(ctx)
 				}),
-			app.Button().Class("row-btn danger").Type("button").Aria("label", i18n.T(l, "delete")+": "+p.Name).Body(icon("trash")).
+			app.Button().Class("row-btn danger").Type("button").Aria("label", i18n.T(l, "delete")+": "+p.Name).Body(uikit.Icon("trash")).
 				OnClick(func(ctx app.Context, e app.Event) {
 					st.Personas = append(st.Personas[:i:i], st.Personas[i+1:]...)
 					changed(ctx)

@@ -9,6 +9,7 @@ import (
 
 	"tinyrag/app/control"
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // ThreadView is the conversation: notices, the welcome or the messages.
@@ -134,7 +135,7 @@ func (t *ThreadView) Render() app.UI {
 	var body []app.UI
 	if t.Banner {
 		if t.status.Ready && t.model.Status == control.LLMDown {
-			body = append(body, &ModelBanner{Ctrl: t.Ctrl, Lang: l, Err: modelErrText(l, t.model), Net: t.model.Net, Static: !siteOf(t.Ctrl).WebImports()})
+			body = append(body, &ModelBanner{Ctrl: t.Ctrl, Lang: l, Err: modelErrText(l, t.model), Net: t.model.Net, Static: !uikit.SiteOf(t.Ctrl).WebImports()})
 		}
 		if t.status.LoadErr != "" {
 			body = append(body, app.Div().Class("banner").Attr("role", "alert").Text(i18n.T(l, "storage_temporary")+" ("+t.status.LoadErr+")"))
@@ -142,7 +143,7 @@ func (t *ThreadView) Render() app.UI {
 		if t.status.Notice != "" {
 			body = append(body, app.Div().Class("banner notice").Attr("role", "alert").Body(
 				app.Span().Text(t.status.Notice),
-				app.Button().Class("icon-btn").Type("button").Aria("label", i18n.T(l, "close")).Body(icon("close")).
+				app.Button().Class("icon-btn").Type("button").Aria("label", i18n.T(l, "close")).Body(uikit.Icon("close")).
 					OnClick(func(ctx app.Context, e app.Event) { t.Ctrl.DismissNotice() }),
 			))
 		}
@@ -151,7 +152,7 @@ func (t *ThreadView) Render() app.UI {
 	case len(t.thread.Messages) == 0 && t.Greeting != "":
 		body = append(body, app.Div().Class("thread").ID("thread").Body(
 			app.Article().Class("msg assistant greeting").Aria("label", i18n.T(l, "assistant")).Body(
-				app.Div().Class("avatar").Body(icon("spark")),
+				app.Div().Class("avatar").Body(uikit.Icon("spark")),
 				app.Div().Class("bubble").Body(
 					app.P().ID("greeting").Text(t.Greeting),
 					t.renderStarters(t.starters()),
@@ -184,7 +185,7 @@ func (t *ThreadView) starters() []string {
 	if t.Starters != nil {
 		return t.Starters
 	}
-	return siteOf(t.Ctrl).Starters()
+	return uikit.SiteOf(t.Ctrl).Starters()
 }
 
 // ask asks a starter question: the visitor chose it, so it is sent.
@@ -248,7 +249,7 @@ func (w *Welcome) Render() app.UI {
 		items := make([]app.UI, len(w.Starters))
 		for i, q := range w.Starters {
 			items[i] = app.Li().Body(app.Button().Class("suggestion starter").Type("button").Body(
-				icon("chat"), app.Span().Text(q),
+				uikit.Icon("chat"), app.Span().Text(q),
 			).OnClick(func(ctx app.Context, e app.Event) { w.Ask(ctx, q) }, app.EventScope(q)))
 		}
 		return app.Div().Class("welcome").Body(
@@ -316,7 +317,9 @@ func (b *ModelBanner) Render() app.UI {
 		app.Div().Class("banner-actions").Body(
 			app.Span().Class("banner-err").ID("llm-explain").Text(b.Err),
 			app.Button().Class("btn").Type("button").Text(i18n.T(l, "settings")).
-				OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.Page = pageSettings }) }),
+				OnClick(func(ctx app.Context, e app.Event) {
+					uikit.SetView(ctx, func(v *uikit.View) { v.Page = uikit.PageSettings })
+				}),
 			app.Button().Class("btn").Type("button").Text(i18n.T(l, "retry")).
 				OnClick(func(ctx app.Context, e app.Event) { b.Ctrl.Model.CheckModel() }),
 		),

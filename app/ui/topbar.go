@@ -8,6 +8,7 @@ import (
 	"tinyrag/app/chats"
 	"tinyrag/app/control"
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // Topbar is the conversation's header: the menu button, the chat's title
@@ -40,13 +41,13 @@ func (t *Topbar) Render() app.UI {
 		label = i18n.T(t.Lang, "copied_md")
 	}
 	return app.Header().Class("topbar").Body(
-		&MenuButton{Lang: t.Lang},
+		&uikit.MenuButton{Lang: t.Lang},
 		app.H1().Text(title),
 		app.If(t.Ctrl != nil && len(t.thread.Messages) > 0 && !t.thread.Busy, func() app.UI {
 			// The conversation as Markdown, with its sources, related
 			// pages and ratings: the full app's export of a chat.
 			return app.Button().Class("icon-btn copy-md").ID("copy-md").Type("button").Aria("label", label).Title(label).
-				Body(icon("clipboard"), app.Span().Class("copy-md-label").Text(label)).
+				Body(uikit.Icon("clipboard"), app.Span().Class("copy-md-label").Text(label)).
 				OnClick(func(ctx app.Context, e app.Event) {
 					copyText(chatMarkdown(t.Ctrl, t.Lang))
 					t.copied = true
@@ -55,24 +56,6 @@ func (t *Topbar) Render() app.UI {
 		}),
 		&ModelPill{Lang: t.Lang},
 	)
-}
-
-// MenuButton opens and closes the sidebar on a narrow screen.
-type MenuButton struct {
-	app.Compo
-	Lang string
-
-	view View
-}
-
-// OnMount observes the view, for whether the sidebar is open.
-func (m *MenuButton) OnMount(ctx app.Context) { ctx.ObserveState(stateView, &m.view) }
-
-// Render implements app.Composer.
-func (m *MenuButton) Render() app.UI {
-	return app.Button().Class("icon-btn menu-btn").Type("button").Aria("label", i18n.T(m.Lang, "open_menu")).
-		Aria("expanded", m.view.NavOpen).Body(icon("menu")).
-		OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = !v.NavOpen }) })
 }
 
 // chatMarkdown is the open conversation as Markdown, in the interface's
