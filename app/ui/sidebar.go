@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/kbview"
 	"tinyrag/app/ui/uikit"
 )
 
@@ -36,7 +37,7 @@ func (s *Sidebar) Render() app.UI {
 	}
 	var panel app.UI
 	if tab == "knowledge" {
-		panel = &KnowledgePanel{Ctrl: s.Ctrl, Lang: l}
+		panel = &kbview.KnowledgePanel{Ctrl: s.Ctrl, Lang: l}
 	} else {
 		panel = &ChatListView{Ctrl: s.Ctrl, Lang: l}
 	}

@@ -1,4 +1,4 @@
-package ui
+package kbview
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -11,7 +11,7 @@ import (
 // (knowledge.KB.Export's versioned gzip JSON) and imports such a file.
 type BackupSection struct {
 	app.Compo
-	Ctrl *Controller
+	Ctrl *control.Controller
 	Lang string
 
 	kn control.KnowledgeState

@@ -1,6 +1,8 @@
-package ui
+package kbview
 
 import (
+	"fmt"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/ui/i18n"
@@ -18,7 +20,7 @@ func (k *KnowledgePanel) renderSiteKnowledge() app.UI {
 			app.Div().Class("site-bundle-head").Body(
 				app.Span().Class("badge").Text(i18n.T(l, "read_only")),
 				app.Strong().Text(b.Title),
-				app.Span().Class("doc-meta").Text(sprintf(i18n.T(l, "site_docs"), b.Docs)),
+				app.Span().Class("doc-meta").Text(fmt.Sprintf(i18n.T(l, "site_docs"), b.Docs)),
 			),
 		))
 	}
@@ -48,5 +50,5 @@ func chunkCount(lang string, n int) string {
 	if n == 1 {
 		return i18n.T(lang, "one_chunk")
 	}
-	return sprintf("%d %s", n, i18n.T(lang, "chunks"))
+	return fmt.Sprintf("%d %s", n, i18n.T(lang, "chunks"))
 }

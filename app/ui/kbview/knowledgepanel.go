@@ -1,6 +1,13 @@
-package ui
+// Package kbview is the knowledge panel of the app's sidebar, in
+// components: the search box and its hits, the imports (files and folders
+// picked or dropped, pasted text, a web address, a Wikipedia article), the
+// backup, the site's read-only knowledge and whether it is stored for
+// offline use, and the sources. What it shows comes from the controller's
+// knowledge states (app/control), translated as it renders.
+package kbview
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -20,7 +27,7 @@ const docPage = 100
 // pasted text, a URL, a Wikipedia article, a backup) and the sources.
 type KnowledgePanel struct {
 	app.Compo
-	Ctrl *Controller
+	Ctrl *control.Controller
 	Lang string
 
 	kn     control.KnowledgeState
@@ -143,12 +150,12 @@ func (k *KnowledgePanel) Render() app.UI {
 		k.renderSiteKnowledge(),
 
 		// Sources
-		app.Div().Class("side-section-title").Text(i18n.T(l, "sources_title")+sprintf(" (%d)", len(k.kn.Docs))),
+		app.Div().Class("side-section-title").Text(i18n.T(l, "sources_title")+fmt.Sprintf(" (%d)", len(k.kn.Docs))),
 		app.If(len(k.kn.Docs) == 0, func() app.UI { return app.P().Class("empty-hint").Text(i18n.T(l, "no_docs")) }),
 		app.Ul().Class("doc-list").ID("doc-list").Body(docs...),
 		app.If(more > 0, func() app.UI {
 			return app.Button().Class("btn small").ID("doc-more").Type("button").
-				Text(sprintf(i18n.T(l, "show_more"), min(more, docPage), more)).
+				Text(fmt.Sprintf(i18n.T(l, "show_more"), min(more, docPage), more)).
 				OnClick(func(ctx app.Context, e app.Event) { k.shown = max(k.shown, docPage) + docPage })
 		}),
 	)
@@ -192,7 +199,7 @@ func (k *KnowledgePanel) renderProgress() app.UI {
 		),
 		app.Div().Class("progress").Attr("role", "progressbar").
 			Aria("valuemin", 0).Aria("valuemax", 100).Aria("valuenow", int(pct)).Aria("label", phase).
-			Body(app.Div().Style("width", sprintf("%.0f%%", pct))),
+			Body(app.Div().Style("width", fmt.Sprintf("%.0f%%", pct))),
 	)
 }
 

@@ -1,6 +1,8 @@
-package ui
+package kbview
 
 import (
+	"fmt"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/ui/i18n"
@@ -85,19 +87,19 @@ func (s *SiteOffline) Render() app.UI {
 		if st.Total > 0 {
 			pct = st.Stored * 100 / st.Total
 		}
-		text = sprintf(i18n.T(l, "site_offline_storing"), pct, st.Stored, st.Total)
+		text = fmt.Sprintf(i18n.T(l, "site_offline_storing"), pct, st.Stored, st.Total)
 	case "done":
-		text = sprintf(i18n.T(l, "site_offline_done"), st.Total)
+		text = fmt.Sprintf(i18n.T(l, "site_offline_done"), st.Total)
 	case "save-data":
 		text = i18n.T(l, "site_offline_save_data")
 	case "quota":
 		if st.Quota > 0 {
-			text = sprintf(i18n.T(l, "site_offline_quota_mb"), st.Quota/1e6, st.Need/1e6)
+			text = fmt.Sprintf(i18n.T(l, "site_offline_quota_mb"), st.Quota/1e6, st.Need/1e6)
 		} else {
 			text = i18n.T(l, "site_offline_quota")
 		}
 	case "error":
-		text = sprintf(i18n.T(l, "site_offline_error"), st.Err)
+		text = fmt.Sprintf(i18n.T(l, "site_offline_error"), st.Err)
 	case "unsupported":
 		text = i18n.T(l, "site_offline_unsupported")
 	case "none":
