@@ -7,6 +7,7 @@ import (
 
 	"tinyrag/app/control"
 	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/settingsview"
 	"tinyrag/app/ui/uikit"
 )
 
@@ -128,7 +129,7 @@ func (a *App) Render() app.UI {
 	}
 	var main app.UI
 	if a.view.Page == uikit.PageSettings {
-		main = &SettingsPage{Ctrl: a.Ctrl}
+		main = &settingsview.Page{Ctrl: a.Ctrl}
 	} else {
 		main = app.Main().Class("main").Aria("label", i18n.T(l, "conversation")).Body(
 			&Topbar{Ctrl: a.Ctrl, Lang: l, Title: true},

@@ -1,6 +1,11 @@
-package ui
+// Package settingsview is the settings page: the model's endpoint, key and
+// model with a connection test, the theme and languages, the personas, and
+// the tools and their limits. Every change is saved at once, through the
+// controller's Model part (app/control).
+package settingsview
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -12,11 +17,11 @@ import (
 	"tinyrag/app/ui/uikit"
 )
 
-// SettingsPage is the settings. Every change is saved at once: there is no
-// "Save" to forget.
-type SettingsPage struct {
+// Page is the settings. Every change is saved at once: there is no "Save"
+// to forget.
+type Page struct {
 	app.Compo
-	Ctrl *Controller
+	Ctrl *control.Controller
 
 	settings control.Settings
 	model    control.ModelState
@@ -26,14 +31,14 @@ type SettingsPage struct {
 
 // OnMount observes the settings and the model's state (its models and the
 // connection test).
-func (p *SettingsPage) OnMount(ctx app.Context) {
+func (p *Page) OnMount(ctx app.Context) {
 	ctx.ObserveState(control.StateSettings, &p.settings)
 	ctx.ObserveState(control.StateModel, &p.model)
 	ctx.ObserveState(control.StateConnTest, &p.test)
 }
 
 // Render implements app.Composer.
-func (p *SettingsPage) Render() app.UI {
+func (p *Page) Render() app.UI {
 	l := p.settings.Lang
 	// go-app keeps an element's first handler while its code and scope
 	// stay the same, so handlers must not capture this render's values:
@@ -158,7 +163,7 @@ func (p *SettingsPage) Render() app.UI {
 	)
 }
 
-func (p *SettingsPage) renderPersonas(st *control.Settings, changed func(app.Context)) app.UI {
+func (p *Page) renderPersonas(st *control.Settings, changed func(app.Context)) app.UI {
 	l := st.Lang
 	var rows []app.UI
 	for i := range st.Personas {
@@ -188,7 +193,7 @@ func (p *SettingsPage) renderPersonas(st *control.Settings, changed func(app.Con
 	}
 	rows = append(rows, app.Button().Class("btn small").Type("button").Text("+ "+i18n.T(l, "add_persona")).
 		OnClick(func(ctx app.Context, e app.Event) {
-			st.Personas = append(st.Personas, prefs.Persona{Name: sprintf("Persona %d", len(st.Personas)+1)})
+			st.Personas = append(st.Personas, prefs.Persona{Name: fmt.Sprintf("Persona %d", len(st.Personas)+1)})
 			changed(ctx)
 		}))
 	return app.Div().Class("personas").Body(rows...)
@@ -233,7 +238,7 @@ func number(id, label string, v int, set func(app.Context, int)) app.UI {
 func connTestText(lang string, t control.ConnTest) string {
 	switch {
 	case t.OK:
-		return sprintf(i18n.T(lang, "conn_ok"), t.Models)
+		return fmt.Sprintf(i18n.T(lang, "conn_ok"), t.Models)
 	case t.ErrKey != "":
 		return i18n.T(lang, t.ErrKey)
 	}
