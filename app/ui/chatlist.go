@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/chatview"
 	"tinyrag/app/ui/i18n"
 	"tinyrag/app/ui/uikit"
 )
@@ -82,7 +83,7 @@ func (c *ChatListView) renderItem(it control.ChatItem) app.UI {
 			OnClick(func(ctx app.Context, e app.Event) {
 				c.Ctrl.Chat.OpenChat(id)
 				uikit.SetView(ctx, func(v *uikit.View) { v.Page, v.NavOpen = uikit.PageChat, false })
-				ctx.Defer(func(app.Context) { stickToBottom(true) })
+				ctx.Defer(func(app.Context) { chatview.StickToBottom(true) })
 			}, app.EventScope(id)),
 		app.Button().Class("row-btn").Type("button").Aria("label", i18n.T(l, "rename")+": "+it.Title).Title(i18n.T(l, "rename")).Body(uikit.Icon("edit")).
 			OnClick(func(ctx app.Context, e app.Event) { c.renaming, c.renameTo, c.err = id, it.Title, "" }, app.EventScope(id, it.Title)),

@@ -9,6 +9,7 @@ import (
 
 	"tinyrag/app/control"
 	"tinyrag/app/embed"
+	"tinyrag/app/ui/chatview"
 	"tinyrag/app/ui/uikit"
 )
 
@@ -37,10 +38,10 @@ func askFromLink(ctx app.Context, ctrl *Controller, q string) {
 		submit := uikit.SiteOf(ctrl).HostSubmitOnceKnown()
 		ctx.Dispatch(func(ctx app.Context) {
 			if submit && ctrl.Chat.Ask(q) != control.AskRefused {
-				ctx.Defer(func(app.Context) { stickToBottom(true) })
+				ctx.Defer(func(app.Context) { chatview.StickToBottom(true) })
 				return
 			}
-			setDraft(ctx, q)
+			chatview.SetDraft(ctx, q)
 		})
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"tinyrag/app/engine"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/siteconfig"
+	"tinyrag/app/ui/chatview"
 	"tinyrag/app/ui/uikit"
 )
 
@@ -56,7 +57,7 @@ func (h *EmbedHost) Answered(q string, m chats.Message) {
 	if b == nil {
 		return
 	}
-	b.Answer(answerText(&m), embedCitations(m.Citations))
+	b.Answer(chatview.AnswerText(&m), embedCitations(m.Citations))
 	if m.NoMatch {
 		b.Unanswered(q)
 	}
@@ -70,7 +71,7 @@ func (h *EmbedHost) Feedback(q string, m chats.Message) {
 		return
 	}
 	b.Feedback(embed.Feedback{Rating: m.Feedback.Rating, Reason: m.Feedback.Reason, Note: m.Feedback.Note,
-		Question: q, Answer: answerText(&m), Citations: embedCitations(m.Citations)})
+		Question: q, Answer: chatview.AnswerText(&m), Citations: embedCitations(m.Citations)})
 }
 
 // embedCitations are citations as the protocol carries them.
@@ -95,7 +96,7 @@ type hostChat struct {
 func (h hostChat) Ask(q string, submit bool) error {
 	if !submit {
 		// The visitor sends it, or not: a host cannot ask in their name.
-		h.ctx.Dispatch(func(ctx app.Context) { setDraft(ctx, q) })
+		h.ctx.Dispatch(func(ctx app.Context) { chatview.SetDraft(ctx, q) })
 		return nil
 	}
 	if h.ctrl.Chat.Ask(q) == control.AskRefused {

@@ -12,6 +12,7 @@ import (
 	"tinyrag/app/control"
 	"tinyrag/app/embed"
 	"tinyrag/app/siteconfig"
+	"tinyrag/app/ui/chatview"
 	"tinyrag/app/ui/i18n"
 	"tinyrag/app/ui/uikit"
 )
@@ -259,15 +260,15 @@ func (e *EmbedView) Render() app.UI {
 					app.Button().Class("btn small").ID("embed-new").Type("button").Body(uikit.Icon("plus"), app.Span().Text(i18n.T(l, "new_conversation"))).
 						OnClick(func(ctx app.Context, _ app.Event) {
 							e.Ctrl.Chat.NewChat()
-							ctx.Defer(func(app.Context) { focusByID(InputID) })
+							ctx.Defer(func(app.Context) { uikit.FocusByID(chatview.InputID) })
 						}),
 				)
 			}),
-			&ThreadView{Ctrl: e.Ctrl, Lang: l, AllowRun: canRunGo(e.Ctrl, e.settings), Greeting: greeting,
+			&chatview.ThreadView{Ctrl: e.Ctrl, Lang: l, AllowRun: canRunGo(e.Ctrl, e.settings), Greeting: greeting,
 				Starters: e.Opts.Starters, LinkTarget: "_top", FeedbackNote: e.feedbackNote(l)},
-			&Composer{Ctrl: e.Ctrl, Lang: l, Note: e.hostNote(l)},
+			&chatview.Composer{Ctrl: e.Ctrl, Lang: l, Note: e.hostNote(l)},
 		),
-		&CitationDialog{Ctrl: e.Ctrl, Lang: l, LinkTarget: "_top"},
+		&chatview.CitationDialog{Ctrl: e.Ctrl, Lang: l, LinkTarget: "_top"},
 	)
 }
 

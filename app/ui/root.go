@@ -6,14 +6,11 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/chatview"
 	"tinyrag/app/ui/i18n"
 	"tinyrag/app/ui/settingsview"
 	"tinyrag/app/ui/uikit"
 )
-
-// InputID is the DOM id of the chat input; tests and keyboard shortcuts
-// rely on it.
-const InputID = "chat-input"
 
 // App is the full app: the sidebar with chats and knowledge, and the
 // conversation with its composer, or the settings. It is a composition
@@ -133,8 +130,8 @@ func (a *App) Render() app.UI {
 	} else {
 		main = app.Main().Class("main").Aria("label", i18n.T(l, "conversation")).Body(
 			&Topbar{Ctrl: a.Ctrl, Lang: l, Title: true},
-			&ThreadView{Ctrl: a.Ctrl, Lang: l, Debug: a.settings.Debug, AllowRun: canRunGo(a.Ctrl, a.settings), Banner: true},
-			&Composer{Ctrl: a.Ctrl, Lang: l},
+			&chatview.ThreadView{Ctrl: a.Ctrl, Lang: l, Debug: a.settings.Debug, AllowRun: canRunGo(a.Ctrl, a.settings), Banner: true},
+			&chatview.Composer{Ctrl: a.Ctrl, Lang: l},
 		)
 	}
 	// data-ready and data-llm let tests (and styles) see the app's state.
@@ -149,7 +146,7 @@ func (a *App) Render() app.UI {
 			app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { uikit.SetView(ctx, func(v *uikit.View) { v.NavOpen = false }) }),
 			main,
 			&UpdatePrompt{Lang: l}, // above every view, settings too
-			&CitationDialog{Ctrl: a.Ctrl, Lang: l},
+			&chatview.CitationDialog{Ctrl: a.Ctrl, Lang: l},
 		)
 }
 
@@ -167,7 +164,7 @@ func preventEnterNewline() {
 	enterGuard = app.FuncOf(func(this app.Value, args []app.Value) any {
 		e := args[0]
 		if e.Get("key").String() == "Enter" && !e.Get("shiftKey").Bool() && !e.Get("isComposing").Bool() &&
-			e.Get("target").Get("id").String() == InputID {
+			e.Get("target").Get("id").String() == chatview.InputID {
 			e.Call("preventDefault")
 		}
 		return nil

@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"tinyrag/app/ui/chatview"
 	"tinyrag/app/ui/i18n"
 	"tinyrag/app/ui/kbview"
 	"tinyrag/app/ui/uikit"
@@ -57,7 +58,7 @@ func (s *Sidebar) Render() app.UI {
 			}
 			s.Ctrl.Chat.NewChat()
 			uikit.SetView(ctx, func(v *uikit.View) { v.Page, v.NavOpen = uikit.PageChat, false })
-			setDraft(ctx, "")
+			chatview.SetDraft(ctx, "")
 		}),
 		app.Div().Class("side-tabs").Attr("role", "tablist").Body(
 			tabButton("chats", i18n.T(l, "chats")),

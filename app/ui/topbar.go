@@ -7,6 +7,7 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/control"
+	"tinyrag/app/ui/chatview"
 	"tinyrag/app/ui/i18n"
 	"tinyrag/app/ui/uikit"
 )
@@ -49,7 +50,7 @@ func (t *Topbar) Render() app.UI {
 			return app.Button().Class("icon-btn copy-md").ID("copy-md").Type("button").Aria("label", label).Title(label).
 				Body(uikit.Icon("clipboard"), app.Span().Class("copy-md-label").Text(label)).
 				OnClick(func(ctx app.Context, e app.Event) {
-					copyText(chatMarkdown(t.Ctrl, t.Lang))
+					uikit.CopyText(chatMarkdown(t.Ctrl, t.Lang))
 					t.copied = true
 					ctx.After(1500*time.Millisecond, func(app.Context) { t.copied = false })
 				})
@@ -73,7 +74,7 @@ func chatMarkdown(ctrl *Controller, lang string) string {
 		You: i18n.T(lang, "you"), Assistant: i18n.T(lang, "assistant"), Sources: i18n.T(lang, "sources"),
 		Related: i18n.T(lang, "related"), Feedback: i18n.T(lang, "feedback"), NoMatch: i18n.T(lang, "no_match"),
 		Reasons: reasons,
-		Answer:  answerText,
+		Answer:  chatview.AnswerText,
 		Link:    ctrl.Site.PassageLink,
 	})
 }

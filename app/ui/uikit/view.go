@@ -1,8 +1,9 @@
 // Package uikit holds what the component packages of app/ui share: the
 // view states they set for one another (the main area's page, the sidebar
 // on a narrow screen, the passage the citation dialog shows), the menu
-// button, the icons, and the controller's Site part as the server's
-// prerender, which has no controller, sees it.
+// button, the icons, two page helpers (the clipboard, the focus), and the
+// controller's Site part as the server's prerender, which has no
+// controller, sees it.
 package uikit
 
 import (

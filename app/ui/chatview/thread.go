@@ -1,4 +1,9 @@
-package ui
+// Package chatview is the conversation, in components that both of the
+// app's views compose — the full app and the embedded one: the thread with
+// its notices, welcome and messages, an answer's rating, the composer, and
+// the citation dialog. What they show comes from the controller's chat and
+// model states (app/control), translated as they render.
+package chatview
 
 import (
 	"maps"
@@ -17,7 +22,7 @@ import (
 // open while the answer streams (each token replaces the answer's HTML).
 type ThreadView struct {
 	app.Compo
-	Ctrl     *Controller
+	Ctrl     *control.Controller
 	Lang     string
 	Debug    bool
 	AllowRun bool
@@ -51,7 +56,7 @@ type ThreadView struct {
 // and listens for tool cards being opened or closed.
 func (t *ThreadView) OnMount(ctx app.Context) {
 	ctx.ObserveState(control.StateThread, &t.thread).OnChange(func() {
-		ctx.Defer(func(app.Context) { stickToBottom(false) })
+		ctx.Defer(func(app.Context) { StickToBottom(false) })
 	})
 	ctx.ObserveState(control.StateStatus, &t.status)
 	ctx.ObserveState(control.StateModel, &t.model)
@@ -191,7 +196,7 @@ func (t *ThreadView) starters() []string {
 // ask asks a starter question: the visitor chose it, so it is sent.
 func (t *ThreadView) ask(ctx app.Context, q string) {
 	if t.Ctrl.Chat.Ask(q) != control.AskRefused {
-		ctx.Defer(func(app.Context) { stickToBottom(true) })
+		ctx.Defer(func(app.Context) { StickToBottom(true) })
 	}
 }
 
@@ -218,7 +223,7 @@ func (t *ThreadView) onClick(ctx app.Context, e app.Event) {
 	if btn := target.Call("closest", ".copy-code"); btn.Truthy() {
 		code := btn.Get("parentElement").Call("querySelector", "code")
 		if code.Truthy() {
-			copyText(code.Get("textContent").String())
+			uikit.CopyText(code.Get("textContent").String())
 			btn.Set("textContent", i18n.T(t.Lang, "copied"))
 		}
 		return
@@ -226,7 +231,7 @@ func (t *ThreadView) onClick(ctx app.Context, e app.Event) {
 	if btn := target.Call("closest", ".run-code"); btn.Truthy() && !t.thread.Busy {
 		code := btn.Get("parentElement").Call("querySelector", "code")
 		if code.Truthy() {
-			setDraft(ctx, "Run this Go code with nanogo:\n\n```go\n"+code.Get("textContent").String()+"```")
+			SetDraft(ctx, "Run this Go code with nanogo:\n\n```go\n"+code.Get("textContent").String()+"```")
 		}
 	}
 }
@@ -265,7 +270,7 @@ func (w *Welcome) Render() app.UI {
 		return app.Button().Class("suggestion").Type("button").Body(
 			app.Strong().Text(parts[0]),
 			app.Span().Text(parts[1]),
-		).OnClick(func(ctx app.Context, e app.Event) { setDraft(ctx, text) }, app.EventScope(l, key))
+		).OnClick(func(ctx app.Context, e app.Event) { SetDraft(ctx, text) }, app.EventScope(l, key))
 	}
 	return app.Div().Class("welcome").Body(
 		app.Img().Src("/web/icons/icon.svg").Alt(""),
@@ -282,7 +287,7 @@ func (w *Welcome) Render() app.UI {
 // it says that instead of set-up steps.
 type ModelBanner struct {
 	app.Compo
-	Ctrl *Controller
+	Ctrl *control.Controller
 	Lang string
 	Err  string
 	Net  control.NetState
@@ -345,4 +350,18 @@ func modelErrText(lang string, m control.ModelState) string {
 		return i18n.T(lang, m.ErrKey)
 	}
 	return m.Err
+}
+
+// StickToBottom scrolls the message list to the end when the reader was
+// already near it, so a streaming answer stays in view without yanking a
+// reader who scrolled up.
+func StickToBottom(force bool) {
+	el := app.Window().GetElementByID("messages")
+	if !el.Truthy() {
+		return
+	}
+	gap := el.Get("scrollHeight").Int() - el.Get("scrollTop").Int() - el.Get("clientHeight").Int()
+	if force || gap < 160 {
+		el.Set("scrollTop", el.Get("scrollHeight").Int())
+	}
 }

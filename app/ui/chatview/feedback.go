@@ -1,9 +1,12 @@
-package ui
+package chatview
 
 import (
+	"fmt"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/control"
 	"tinyrag/app/ui/i18n"
 	"tinyrag/app/ui/uikit"
 )
@@ -14,7 +17,7 @@ import (
 // embedding page hears it (the form says which page).
 type RatingView struct {
 	app.Compo
-	Ctrl     *Controller
+	Ctrl     *control.Controller
 	Lang     string
 	ChatID   string
 	Index    int
@@ -43,7 +46,7 @@ func (r *RatingView) Render() app.UI {
 	l := r.Lang
 	up := r.Feedback != nil && r.Feedback.Rating == chats.RatingUp
 	down := r.Feedback != nil && r.Feedback.Rating == chats.RatingDown
-	formID := sprintf("fb-form-%d", r.Index)
+	formID := fmt.Sprintf("fb-form-%d", r.Index)
 	parts := []app.UI{
 		app.Button().Class("icon-btn rate-up").Type("button").Aria("pressed", up).
 			Aria("label", i18n.T(l, "rate_up")).Title(i18n.T(l, "rate_up")).Body(uikit.Icon("thumbs-up")).

@@ -1,8 +1,9 @@
-package ui
+package chatview
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"tinyrag/app/control"
 	"tinyrag/app/ui/i18n"
 	"tinyrag/app/ui/uikit"
 )
@@ -11,7 +12,7 @@ import (
 // modal, closed by Escape, ✕ or a click outside.
 type CitationDialog struct {
 	app.Compo
-	Ctrl *Controller
+	Ctrl *control.Controller
 	Lang string
 	// LinkTarget is where "Open page" opens ("_top" in the embedded view).
 	LinkTarget string
@@ -28,7 +29,7 @@ func (d *CitationDialog) OnMount(ctx app.Context) {
 	d.ctx = ctx
 	ctx.ObserveState(uikit.StateCitation, &d.cite).OnChange(func() {
 		if d.cite.Open {
-			ctx.Defer(func(app.Context) { focusByID("cite-close") })
+			ctx.Defer(func(app.Context) { uikit.FocusByID("cite-close") })
 		}
 	})
 }

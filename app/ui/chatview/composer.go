@@ -1,6 +1,7 @@
-package ui
+package chatview
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -10,6 +11,14 @@ import (
 	"tinyrag/app/ui/uikit"
 )
 
+// InputID is the DOM id of the chat input; tests and keyboard shortcuts
+// rely on it.
+const InputID = "chat-input"
+
+// stateDraft is the view state other components set for the composer
+// (Draft).
+const stateDraft = "tinyrag/draft"
+
 // Draft is text another component puts into the composer (a suggestion,
 // code to run); N tells two equal drafts apart.
 type Draft struct {
@@ -17,8 +26,8 @@ type Draft struct {
 	N    int
 }
 
-// setDraft replaces the composer's text and gives it the focus.
-func setDraft(ctx app.Context, text string) {
+// SetDraft replaces the composer's text and gives it the focus.
+func SetDraft(ctx app.Context, text string) {
 	var d Draft
 	ctx.GetState(stateDraft, &d)
 	ctx.SetState(stateDraft, Draft{Text: text, N: d.N + 1})
@@ -28,7 +37,7 @@ func setDraft(ctx app.Context, text string) {
 // Below it, one line says what leaves the browser when one asks.
 type Composer struct {
 	app.Compo
-	Ctrl *Controller
+	Ctrl *control.Controller
 	Lang string
 	// Note is said after the privacy line (the embedded view names the
 	// page that hears its answers).
@@ -60,12 +69,12 @@ func (c *Composer) OnMount(ctx app.Context) {
 	ctx.ObserveState(control.StateModel, &c.model)
 	ctx.ObserveState(control.StateBusy, &c.busy).OnChange(func() {
 		if !c.busy {
-			ctx.Defer(func(app.Context) { stickToBottom(false); focusByID(InputID) })
+			ctx.Defer(func(app.Context) { StickToBottom(false); uikit.FocusByID(InputID) })
 		}
 	})
 	ctx.ObserveState(stateDraft, &c.pushed).OnChange(func() {
 		c.draft = c.pushed.Text
-		ctx.Defer(func(app.Context) { focusByID(InputID) })
+		ctx.Defer(func(app.Context) { uikit.FocusByID(InputID) })
 	})
 	if text, queued, focused := takeEarlyInput(); text != "" {
 		c.draft = text
@@ -74,7 +83,7 @@ func (c *Composer) OnMount(ctx app.Context) {
 		}
 		if focused {
 			// The app's composer replaced the one being typed in.
-			ctx.Defer(func(app.Context) { focusByID(InputID) })
+			ctx.Defer(func(app.Context) { uikit.FocusByID(InputID) })
 		}
 	}
 }
@@ -99,7 +108,7 @@ func (c *Composer) clear(ctx app.Context) {
 		el.Set("value", "")
 		el.Get("style").Set("height", "auto")
 	}
-	ctx.Defer(func(app.Context) { stickToBottom(true) })
+	ctx.Defer(func(app.Context) { StickToBottom(true) })
 }
 
 // Render implements app.Composer.
@@ -180,17 +189,17 @@ func PrivacyHint(lang string, m control.ModelState) string {
 	where := i18n.T(lang, "where_local")
 	switch {
 	case m.Host != "" && m.Proxy:
-		where = sprintf(i18n.T(lang, "where_proxy_host"), m.Host)
+		where = fmt.Sprintf(i18n.T(lang, "where_proxy_host"), m.Host)
 	case m.Host != "":
-		where = sprintf(i18n.T(lang, "where_host"), m.Host)
+		where = fmt.Sprintf(i18n.T(lang, "where_host"), m.Host)
 	case m.Proxy:
 		where = i18n.T(lang, "where_proxy")
 	}
-	return sprintf(i18n.T(lang, "hint"), where)
+	return fmt.Sprintf(i18n.T(lang, "hint"), where)
 }
 
 // autoGrow fits the textarea's height to its text, up to the CSS maximum.
 func autoGrow(el app.Value) {
 	el.Get("style").Set("height", "auto")
-	el.Get("style").Set("height", sprintf("%dpx", el.Get("scrollHeight").Int()))
+	el.Get("style").Set("height", fmt.Sprintf("%dpx", el.Get("scrollHeight").Int()))
 }

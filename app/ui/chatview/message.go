@@ -1,7 +1,8 @@
-package ui
+package chatview
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 // (when it is done) copy and regenerate.
 type MessageView struct {
 	app.Compo
-	Ctrl          *Controller
+	Ctrl          *control.Controller
 	Lang          string
 	Debug         bool
 	AllowRun      bool
@@ -52,7 +53,7 @@ func (v *MessageView) Render() app.UI {
 		app.Button().Class("icon-btn copy-answer").Type("button").Aria("label", i18n.T(l, "copy")).
 			Body(uikit.Icon("copy"), app.Span().Text(copyLabel(l, v.copied))).
 			OnClick(func(ctx app.Context, e app.Event) {
-				copyText(markdown.ToText(answerText(m)))
+				uikit.CopyText(markdown.ToText(AnswerText(m)))
 				v.copied = true
 				ctx.After(1500*time.Millisecond, func(app.Context) { v.copied = false })
 			}, app.EventScope(v.ChatID, v.Index)),
@@ -61,7 +62,7 @@ func (v *MessageView) Render() app.UI {
 				Body(uikit.Icon("refresh"), app.Span().Text(i18n.T(l, "regenerate"))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if v.Ctrl.Chat.Regenerate() {
-						ctx.Defer(func(app.Context) { stickToBottom(true) })
+						ctx.Defer(func(app.Context) { StickToBottom(true) })
 					}
 				})
 		}),
@@ -77,8 +78,8 @@ func (v *MessageView) Render() app.UI {
 			label = c.Source
 		}
 		cites = append(cites, app.Button().Class("citation").Type("button").Title(c.Source).
-			Aria("label", i18n.T(l, "chunk")+" "+sprintf("%d", ci+1)+": "+label).
-			Body(app.Span().Class("cite-n").Text(sprintf("%d", ci+1)), app.Span().Text(label)).
+			Aria("label", i18n.T(l, "chunk")+" "+fmt.Sprintf("%d", ci+1)+": "+label).
+			Body(app.Span().Class("cite-n").Text(fmt.Sprintf("%d", ci+1)), app.Span().Text(label)).
 			OnClick(func(ctx app.Context, e app.Event) { uikit.OpenCitation(ctx, c) }, app.EventScope(v.ChatID, v.Index, c.ChunkID)))
 	}
 	return app.Article().Class("msg assistant").Aria("label", i18n.T(l, "assistant")).Attr("data-msg", v.Index).Body(
@@ -192,8 +193,9 @@ func copyLabel(lang string, copied bool) string {
 	return i18n.T(lang, "copy")
 }
 
-// answerText is an answer without its tool blocks.
-func answerText(m *chats.Message) string {
+// AnswerText is an answer without its tool blocks: what its Copy button
+// copies, and what the Markdown export and an embedding page get.
+func AnswerText(m *chats.Message) string {
 	if m.Answer != "" {
 		return m.Answer
 	}
