@@ -12,6 +12,7 @@ import (
 	"tinyrag/app/chats"
 	"tinyrag/app/control"
 	"tinyrag/app/control/kbinput"
+	"tinyrag/app/control/sitefile"
 	"tinyrag/app/embed"
 	"tinyrag/app/engine"
 	"tinyrag/app/knowledge"
@@ -178,7 +179,7 @@ var unescape = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&#39;", "'", "&#34
 // LoadEmbedPolicy reads which pages may embed the app from the site's
 // tinyrag.json. A site without one allows only its own pages.
 func LoadEmbedPolicy(ctx context.Context, configURL string) (embed.Policy, error) {
-	data, status, err := control.ReadSiteConfig(ctx, configURL)
+	data, status, err := sitefile.Config(ctx, nil, configURL)
 	if status == 404 {
 		return embed.Policy{}, nil
 	}
