@@ -298,7 +298,10 @@ func (ctl *Controller) open(ctx context.Context) (*Runtime, *chats.History, stri
 				chatWarn = err.Error()
 			}
 		}
-		hist = chats.NewHistory(&writeQueue{store: cs, c: c, notice: ctl.ShowNotice}, c.now)
+		// Writes are queued, so the history never waits on the store; a
+		// failed one is shown as the notice.
+		q := chats.NewQueue(cs, c.goAsync, func(err error) { ctl.ShowNotice(err.Error()) })
+		hist = chats.NewHistory(q, c.now)
 		if err := hist.Load(ctx); err != nil {
 			chatWarn = err.Error()
 		}
