@@ -6,9 +6,11 @@ import (
 	"time"
 
 	"tinyrag/app/chats"
+	"tinyrag/app/control/kbinput"
 	"tinyrag/app/engine"
 	"tinyrag/app/httpdo"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/importrun"
 	"tinyrag/app/knowledge/site"
 	"tinyrag/app/llm"
 	"tinyrag/app/markdown"
@@ -67,6 +69,11 @@ type Deps struct {
 	OpenKnowledge func(context.Context) (knowledge.Store, error)
 	// NanoGo runs nanoGo snippets; nil leaves the tool out.
 	NanoGo nanogo.Runner
+	// Importer reads imported files and fetched pages into inputs: an
+	// *importrun.Runner, whose worker script the browser entry point puts
+	// under the site's base path; nil: a runner of the controller's own
+	// with importrun's defaults.
+	Importer kbinput.Importer
 	// Prefs keeps the settings; nil keeps them for this visit only.
 	Prefs Prefs
 	// Chatter builds the model client for the settings; nil uses the
@@ -129,6 +136,9 @@ func NewController(deps Deps) *Controller {
 	c := &core{deps: deps, now: deps.Now}
 	if c.now == nil {
 		c.now = time.Now
+	}
+	if c.deps.Importer == nil {
+		c.deps.Importer = &importrun.Runner{}
 	}
 	ctl := &Controller{c: c}
 	ctl.Model = newModel(c, ctl)
@@ -288,7 +298,10 @@ func (ctl *Controller) open(ctx context.Context) (*Runtime, *chats.History, stri
 				chatWarn = err.Error()
 			}
 		}
-		hist = chats.NewHistory(&writeQueue{store: cs, c: c, notice: ctl.ShowNotice}, c.now)
+		// Writes are queued, so the history never waits on the store; a
+		// failed one is shown as the notice.
+		q := chats.NewQueue(cs, c.goAsync, func(err error) { ctl.ShowNotice(err.Error()) })
+		hist = chats.NewHistory(q, c.now)
 		if err := hist.Load(ctx); err != nil {
 			chatWarn = err.Error()
 		}

@@ -155,7 +155,7 @@ type gatherFunc func(ctx context.Context) (ins []knowledge.Input, skipped []stri
 // are listed, not fatal.
 func (k *Knowledge) ImportFiles(read func() []File) bool {
 	return k.importThen(func(context.Context) ([]knowledge.Input, []string, error) {
-		ins, skipped := kbinput.Files(read())
+		ins, skipped := kbinput.Files(k.c.deps.Importer, read())
 		return ins, skipped, nil
 	}, nil)
 }
@@ -211,7 +211,7 @@ func (k *Knowledge) ImportURL(raw string) bool {
 	}
 	f := web.ProxyFetcher{Base: base, Client: k.c.deps.HTTP}
 	return k.importThen(func(ctx context.Context) ([]knowledge.Input, []string, error) {
-		in, err := kbinput.URL(ctx, f, raw)
+		in, err := kbinput.URL(ctx, k.c.deps.Importer, f, raw)
 		return []knowledge.Input{in}, nil, err
 	}, nil)
 }

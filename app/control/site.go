@@ -3,64 +3,16 @@ package control
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/url"
 	"path"
 	"strings"
 	"time"
 
 	"tinyrag/app/chats"
-	"tinyrag/app/httpdo"
+	"tinyrag/app/control/sitefile"
 	"tinyrag/app/knowledge/site"
 	"tinyrag/app/siteconfig"
 )
-
-// maxConfigBytes and maxBundleFile bound what the app reads for
-// tinyrag.json and for one file of a bundle: a wrong URL must not fill the
-// page's memory. A bundle's largest files are the term shards of the
-// commonest words of a large site.
-const (
-	maxConfigBytes = 1 << 20
-	maxBundleFile  = 64 << 20
-)
-
-// fetchWhole GETs a site file in the browser (fetch_js.go); nil natively,
-// where siteGet uses the runtime's HTTP client.
-var fetchWhole func(ctx context.Context, u string, limit int64) ([]byte, int, error)
-
-// siteGet GETs url and returns its body; a status other than 200 is an
-// error naming it.
-func siteGet(ctx context.Context, c httpdo.Doer, u string, limit int64) ([]byte, int, error) {
-	if fetchWhole != nil && c == nil {
-		return fetchWhole(ctx, u, limit)
-	}
-	req, err := httpdo.NewRequest(ctx, "GET", u, nil)
-	if err != nil {
-		return nil, 0, err
-	}
-	resp, err := httpdo.Or(c).Do(req)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 {
-		return nil, resp.StatusCode, fmt.Errorf("GET %s: HTTP %d", u, resp.StatusCode)
-	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-	if err != nil {
-		return nil, resp.StatusCode, fmt.Errorf("GET %s: %w", u, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, resp.StatusCode, fmt.Errorf("GET %s: larger than %d MB", u, limit>>20)
-	}
-	return b, resp.StatusCode, nil
-}
-
-// ReadSiteConfig reads the site's tinyrag.json at configURL; status is the
-// HTTP status (404: the site has none).
-func ReadSiteConfig(ctx context.Context, configURL string) (data []byte, status int, err error) {
-	return siteGet(ctx, nil, configURL, maxConfigBytes)
-}
 
 // SiteConfig is the site's tinyrag.json; nil when it has none or it has
 // not arrived yet.
@@ -72,7 +24,7 @@ func (rt *Runtime) SiteConfig() *siteconfig.Config { return rt.siteCfg.Load() }
 // configs, with its proxy at the page's origin. What goes wrong comes back
 // as messages: the app goes on without the config.
 func (rt *Runtime) loadSiteConfig(ctx context.Context, configURL string) ([]site.Source, []string) {
-	data, status, err := siteGet(ctx, rt.HTTP, configURL, maxConfigBytes)
+	data, status, err := sitefile.Config(ctx, rt.HTTP, configURL)
 	if status == 404 {
 		return nil, nil
 	}
@@ -101,7 +53,7 @@ func (rt *Runtime) syncBundles(ctx context.Context, srcs []site.Source) []string
 		rt.Site = &site.Knowledge{}
 	}
 	fetch := func(ctx context.Context, u string) ([]byte, error) {
-		b, status, err := siteGet(ctx, rt.HTTP, u, maxBundleFile)
+		b, status, err := sitefile.BundleFile(ctx, rt.HTTP, u)
 		switch {
 		case err == nil:
 		case rt.Online != nil && !rt.Online():

@@ -3,7 +3,7 @@ package control
 // The few words the logic writes into an answer or a prompt: they are kept
 // with the chat and read by the model, so they are put in the interface's
 // language when the answer is made, not when it is shown. Everything the
-// views show is translated by the views (app/ui/i18n.go).
+// views show is translated by the views (app/ui/i18n).
 const (
 	textToolOffline   = iota // a web tool's error without a network
 	textOfflineWhy           // why the browser tools answer: no network

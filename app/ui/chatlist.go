@@ -4,6 +4,9 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/chatview"
+	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // ChatListView is the searchable list of chats, with rename and delete.
@@ -34,19 +37,19 @@ func (c *ChatListView) Render() app.UI {
 	for _, it := range items {
 		rows = append(rows, c.renderItem(it))
 	}
-	empty := T(l, "no_chats")
+	empty := i18n.T(l, "no_chats")
 	if c.query != "" {
-		empty = T(l, "no_chat_match")
+		empty = i18n.T(l, "no_chat_match")
 	}
 	return app.Div().Class("side-panel").Attr("role", "tabpanel").ID("panel-chats").Aria("labelledby", "tab-chats").Body(
 		app.Input().Type("search").Class("side-search").ID("chat-search").
-			Placeholder(T(l, "search_chats")).Aria("label", T(l, "search_chats")).
+			Placeholder(i18n.T(l, "search_chats")).Aria("label", i18n.T(l, "search_chats")).
 			Value(c.query).
 			OnInput(func(ctx app.Context, e app.Event) { c.query = ctx.JSSrc().Get("value").String() }),
-		app.Div().Class("side-section-title").Text(T(l, "recent")),
+		app.Div().Class("side-section-title").Text(i18n.T(l, "recent")),
 		app.If(c.err != "", func() app.UI { return app.P().Class("form-error").Attr("role", "alert").Text(c.err) }),
 		app.If(len(items) == 0, func() app.UI { return app.P().Class("empty-hint").Text(empty) }),
-		app.Ul().Class("chat-list").Aria("label", T(l, "chats")).Body(rows...),
+		app.Ul().Class("chat-list").Aria("label", i18n.T(l, "chats")).Body(rows...),
 	)
 }
 
@@ -58,7 +61,7 @@ func (c *ChatListView) renderItem(it control.ChatItem) app.UI {
 		return app.Li().Class("chat-row").Body(
 			app.Div().Class("rename-form").Body(
 				app.Input().Class("rename-input").ID("rename-input").Value(c.renameTo).
-					Aria("label", T(l, "rename")).AutoFocus(true).
+					Aria("label", i18n.T(l, "rename")).AutoFocus(true).
 					OnInput(func(ctx app.Context, e app.Event) { c.renameTo = ctx.JSSrc().Get("value").String() }).
 					OnKeyDown(func(ctx app.Context, e app.Event) {
 						switch e.Get("key").String() {
@@ -69,7 +72,7 @@ func (c *ChatListView) renderItem(it control.ChatItem) app.UI {
 							c.rename(id)
 						}
 					}, app.EventScope(id)),
-				app.Button().Class("icon-btn").Type("button").Aria("label", T(l, "save")).Body(icon("check")).
+				app.Button().Class("icon-btn").Type("button").Aria("label", i18n.T(l, "save")).Body(uikit.Icon("check")).
 					OnClick(func(ctx app.Context, e app.Event) { c.rename(id) }, app.EventScope(id)),
 			),
 		)
@@ -79,12 +82,12 @@ func (c *ChatListView) renderItem(it control.ChatItem) app.UI {
 			Text(it.Title).
 			OnClick(func(ctx app.Context, e app.Event) {
 				c.Ctrl.Chat.OpenChat(id)
-				setView(ctx, func(v *View) { v.Page, v.NavOpen = pageChat, false })
-				ctx.Defer(func(app.Context) { stickToBottom(true) })
+				uikit.SetView(ctx, func(v *uikit.View) { v.Page, v.NavOpen = uikit.PageChat, false })
+				ctx.Defer(func(app.Context) { chatview.StickToBottom(true) })
 			}, app.EventScope(id)),
-		app.Button().Class("row-btn").Type("button").Aria("label", T(l, "rename")+": "+it.Title).Title(T(l, "rename")).Body(icon("edit")).
+		app.Button().Class("row-btn").Type("button").Aria("label", i18n.T(l, "rename")+": "+it.Title).Title(i18n.T(l, "rename")).Body(uikit.Icon("edit")).
 			OnClick(func(ctx app.Context, e app.Event) { c.renaming, c.renameTo, c.err = id, it.Title, "" }, app.EventScope(id, it.Title)),
-		app.Button().Class("row-btn danger").Type("button").Aria("label", T(l, "delete")+": "+it.Title).Title(T(l, "delete")).Body(icon("trash")).
+		app.Button().Class("row-btn danger").Type("button").Aria("label", i18n.T(l, "delete")+": "+it.Title).Title(i18n.T(l, "delete")).Body(uikit.Icon("trash")).
 			OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Chat.DeleteChat(id) }, app.EventScope(id)),
 	)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/i18n"
 )
 
 // Chats have addresses in the full app: the URL's fragment names the open
@@ -52,7 +53,7 @@ func routeStart(ctx app.Context, ctrl *Controller) {
 	chatRoute.started = true
 	u := app.Window().URL()
 	if id := hashChat("#" + u.Fragment); id != "" && !ctrl.Chat.OpenChat(id) {
-		ctrl.ShowNotice(T(ctrl.Model.Settings().Lang, "chat_unknown"))
+		ctrl.ShowNotice(i18n.T(ctrl.Model.Settings().Lang, "chat_unknown"))
 		chatRoute.popping = true // the address is replaced, not added to
 	}
 	if q := linkQuestion(u.Query()); q != "" {
@@ -72,7 +73,7 @@ func routeStart(ctx app.Context, ctrl *Controller) {
 				ctrl.Chat.NewChat()
 			case !ctrl.Chat.OpenChat(id):
 				ctrl.Chat.NewChat()
-				ctrl.ShowNotice(T(ctrl.Model.Settings().Lang, "chat_unknown"))
+				ctrl.ShowNotice(i18n.T(ctrl.Model.Settings().Lang, "chat_unknown"))
 			}
 		})
 		return nil

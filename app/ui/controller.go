@@ -7,15 +7,6 @@ import "tinyrag/app/control"
 // which shows the empty pages.
 type Controller = control.Controller
 
-// siteOf is ctrl's Site part; nil (whose methods answer "nothing") on the
-// server's prerender.
-func siteOf(ctrl *Controller) *control.Site {
-	if ctrl == nil {
-		return nil
-	}
-	return ctrl.Site
-}
-
 // canRunGo reports whether nanoGo runs with settings s (false on the
 // server's prerender).
 func canRunGo(ctrl *Controller, s control.Settings) bool {

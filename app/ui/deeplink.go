@@ -9,6 +9,8 @@ import (
 
 	"tinyrag/app/control"
 	"tinyrag/app/embed"
+	"tinyrag/app/ui/chatview"
+	"tinyrag/app/ui/uikit"
 )
 
 // linkQuestion is the question a link carries in ?q= ("" for none, or one
@@ -33,13 +35,13 @@ func linkQuestion(q url.Values) string {
 // goroutine.
 func askFromLink(ctx app.Context, ctrl *Controller, q string) {
 	ctx.Async(func() {
-		submit := siteOf(ctrl).HostSubmitOnceKnown()
+		submit := uikit.SiteOf(ctrl).HostSubmitOnceKnown()
 		ctx.Dispatch(func(ctx app.Context) {
 			if submit && ctrl.Chat.Ask(q) != control.AskRefused {
-				ctx.Defer(func(app.Context) { stickToBottom(true) })
+				ctx.Defer(func(app.Context) { chatview.StickToBottom(true) })
 				return
 			}
-			setDraft(ctx, q)
+			chatview.SetDraft(ctx, q)
 		})
 	})
 }

@@ -23,36 +23,6 @@ func applyTheme(s control.Settings) {
 	root.Call("setAttribute", "lang", s.Lang)
 }
 
-// copyText puts text on the clipboard.
-func copyText(text string) {
-	cb := app.Window().Get("navigator").Get("clipboard")
-	if cb.Truthy() {
-		cb.Call("writeText", text)
-	}
-}
-
-// stickToBottom scrolls the message list to the end when the reader was
-// already near it, so a streaming answer stays in view without yanking a
-// reader who scrolled up.
-func stickToBottom(force bool) {
-	el := app.Window().GetElementByID("messages")
-	if !el.Truthy() {
-		return
-	}
-	gap := el.Get("scrollHeight").Int() - el.Get("scrollTop").Int() - el.Get("clientHeight").Int()
-	if force || gap < 160 {
-		el.Set("scrollTop", el.Get("scrollHeight").Int())
-	}
-}
-
-// focusByID moves keyboard focus to an element.
-func focusByID(id string) {
-	el := app.Window().GetElementByID(id)
-	if el.Truthy() {
-		el.Call("focus")
-	}
-}
-
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
 
 // LocalStoragePrefs keeps the settings in localStorage under SettingsKey,

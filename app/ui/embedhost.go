@@ -12,10 +12,13 @@ import (
 	"tinyrag/app/chats"
 	"tinyrag/app/control"
 	"tinyrag/app/control/kbinput"
+	"tinyrag/app/control/sitefile"
 	"tinyrag/app/embed"
 	"tinyrag/app/engine"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/siteconfig"
+	"tinyrag/app/ui/chatview"
+	"tinyrag/app/ui/uikit"
 )
 
 // EmbedHost passes the embedded view's answers on to the page that embeds
@@ -55,7 +58,7 @@ func (h *EmbedHost) Answered(q string, m chats.Message) {
 	if b == nil {
 		return
 	}
-	b.Answer(answerText(&m), embedCitations(m.Citations))
+	b.Answer(chatview.AnswerText(&m), embedCitations(m.Citations))
 	if m.NoMatch {
 		b.Unanswered(q)
 	}
@@ -69,7 +72,7 @@ func (h *EmbedHost) Feedback(q string, m chats.Message) {
 		return
 	}
 	b.Feedback(embed.Feedback{Rating: m.Feedback.Rating, Reason: m.Feedback.Reason, Note: m.Feedback.Note,
-		Question: q, Answer: answerText(&m), Citations: embedCitations(m.Citations)})
+		Question: q, Answer: chatview.AnswerText(&m), Citations: embedCitations(m.Citations)})
 }
 
 // embedCitations are citations as the protocol carries them.
@@ -94,7 +97,7 @@ type hostChat struct {
 func (h hostChat) Ask(q string, submit bool) error {
 	if !submit {
 		// The visitor sends it, or not: a host cannot ask in their name.
-		h.ctx.Dispatch(func(ctx app.Context) { setDraft(ctx, q) })
+		h.ctx.Dispatch(func(ctx app.Context) { chatview.SetDraft(ctx, q) })
 		return nil
 	}
 	if h.ctrl.Chat.Ask(q) == control.AskRefused {
@@ -129,14 +132,14 @@ const searchTimeout = 10 * time.Second
 func (h hostChat) Search(q string) ([]embed.SearchResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), searchTimeout)
 	defer cancel()
-	hits, err := siteOf(h.ctrl).SearchSite(ctx, q, embed.MaxResults)
+	hits, err := uikit.SiteOf(h.ctrl).SearchSite(ctx, q, embed.MaxResults)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]embed.SearchResult, len(hits))
 	for i, hit := range hits {
 		out[i] = embed.SearchResult{Title: hit.Title, Source: hit.Source,
-			URL: siteOf(h.ctrl).PassageLink(control.CitationOfHit(hit)), Snippet: snippet(hit)}
+			URL: uikit.SiteOf(h.ctrl).PassageLink(control.CitationOfHit(hit)), Snippet: snippet(hit)}
 	}
 	return out, nil
 }
@@ -176,7 +179,7 @@ var unescape = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&#39;", "'", "&#34
 // LoadEmbedPolicy reads which pages may embed the app from the site's
 // tinyrag.json. A site without one allows only its own pages.
 func LoadEmbedPolicy(ctx context.Context, configURL string) (embed.Policy, error) {
-	data, status, err := control.ReadSiteConfig(ctx, configURL)
+	data, status, err := sitefile.Config(ctx, nil, configURL)
 	if status == 404 {
 		return embed.Policy{}, nil
 	}

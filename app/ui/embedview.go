@@ -12,6 +12,9 @@ import (
 	"tinyrag/app/control"
 	"tinyrag/app/embed"
 	"tinyrag/app/siteconfig"
+	"tinyrag/app/ui/chatview"
+	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // EmbedOptions are what the embedding page chose for its panel (the data
@@ -215,15 +218,15 @@ func (e *EmbedView) hostNote(lang string) string {
 	if e.HostOrigin == "" {
 		return ""
 	}
-	return sprintf(T(lang, "embed_note"), e.HostOrigin)
+	return sprintf(i18n.T(lang, "embed_note"), e.HostOrigin)
 }
 
 // feedbackNote tells the visitor who hears a rating.
 func (e *EmbedView) feedbackNote(lang string) string {
 	if e.HostOrigin == "" {
-		return T(lang, "fb_local")
+		return i18n.T(lang, "fb_local")
 	}
-	return sprintf(T(lang, "fb_host"), e.HostOrigin)
+	return sprintf(i18n.T(lang, "fb_host"), e.HostOrigin)
 }
 
 // Render implements app.Composer.
@@ -233,7 +236,7 @@ func (e *EmbedView) Render() app.UI {
 	l := shown.Lang
 	greeting := e.Opts.Greeting
 	if greeting == "" {
-		greeting = T(l, "embed_greeting")
+		greeting = i18n.T(l, "embed_greeting")
 	}
 	llm := e.model.Status
 	if llm == "" {
@@ -243,7 +246,7 @@ func (e *EmbedView) Render() app.UI {
 		return app.Div().Class("shell embed").ID("shell").Attr("data-refused", true).Body(
 			app.Main().Class("main").Body(
 				app.Section().Class("banner").ID("embed-refused").Attr("role", "alert").Body(
-					app.Strong().Text(T(l, "embed_refused")),
+					app.Strong().Text(i18n.T(l, "embed_refused")),
 					app.P().Text(sentence(e.Refused)),
 				),
 			),
@@ -251,21 +254,21 @@ func (e *EmbedView) Render() app.UI {
 	}
 	return app.Div().Class("shell embed").ID("shell").Attr("data-ready", sprintf("%t", e.status.Ready)).
 		Attr("data-llm", llm).Attr("data-net", string(e.model.Net)).Body(
-		app.Main().Class("main").Aria("label", T(l, "conversation")).Body(
+		app.Main().Class("main").Aria("label", i18n.T(l, "conversation")).Body(
 			app.If(len(e.thread.Messages) > 0 && !e.thread.Busy, func() app.UI {
 				return app.Div().Class("embed-bar").Body(
-					app.Button().Class("btn small").ID("embed-new").Type("button").Body(icon("plus"), app.Span().Text(T(l, "new_conversation"))).
+					app.Button().Class("btn small").ID("embed-new").Type("button").Body(uikit.Icon("plus"), app.Span().Text(i18n.T(l, "new_conversation"))).
 						OnClick(func(ctx app.Context, _ app.Event) {
 							e.Ctrl.Chat.NewChat()
-							ctx.Defer(func(app.Context) { focusByID(InputID) })
+							ctx.Defer(func(app.Context) { uikit.FocusByID(chatview.InputID) })
 						}),
 				)
 			}),
-			&ThreadView{Ctrl: e.Ctrl, Lang: l, AllowRun: canRunGo(e.Ctrl, e.settings), Greeting: greeting,
+			&chatview.ThreadView{Ctrl: e.Ctrl, Lang: l, AllowRun: canRunGo(e.Ctrl, e.settings), Greeting: greeting,
 				Starters: e.Opts.Starters, LinkTarget: "_top", FeedbackNote: e.feedbackNote(l)},
-			&Composer{Ctrl: e.Ctrl, Lang: l, Note: e.hostNote(l)},
+			&chatview.Composer{Ctrl: e.Ctrl, Lang: l, Note: e.hostNote(l)},
 		),
-		&CitationDialog{Ctrl: e.Ctrl, Lang: l, LinkTarget: "_top"},
+		&chatview.CitationDialog{Ctrl: e.Ctrl, Lang: l, LinkTarget: "_top"},
 	)
 }
 

@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/i18n"
 )
 
 // ModelPill names the model answers come from, with the endpoint's host
@@ -27,16 +28,16 @@ func (p *ModelPill) OnMount(ctx app.Context) {
 // Render implements app.Composer.
 func (p *ModelPill) Render() app.UI {
 	l := p.Lang
-	cls, label, host := "dot", T(l, "no_model"), ""
+	cls, label, host := "dot", i18n.T(l, "no_model"), ""
 	if !p.status.Ready {
-		label = T(l, "starting")
+		label = i18n.T(l, "starting")
 	}
 	switch p.model.Status {
 	case control.LLMOK:
 		cls += " ok"
 		label = p.settings.Model
 		if label == "" {
-			label = T(l, "model_auto")
+			label = i18n.T(l, "model_auto")
 			if len(p.model.Models) > 0 {
 				label = p.model.Models[0]
 			}
@@ -44,17 +45,17 @@ func (p *ModelPill) Render() app.UI {
 		host = p.model.Host
 	case control.LLMDown:
 		cls += " err"
-		label = T(l, "offline_mode")
+		label = i18n.T(l, "offline_mode")
 		switch p.model.Net {
 		case control.NetOffline:
-			label = T(l, "offline")
+			label = i18n.T(l, "offline")
 		case control.NetServerDown:
-			label = T(l, "offline_server")
+			label = i18n.T(l, "offline_server")
 		}
 	}
 	title := ""
 	if host != "" {
-		title = sprintf(T(l, "model_at"), host)
+		title = sprintf(i18n.T(l, "model_at"), host)
 	}
 	return app.Span().Class("model-pill").Attr("role", "status").Title(title).Body(
 		app.Span().Class(cls).Aria("hidden", true),

@@ -6,11 +6,11 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/chatview"
+	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/settingsview"
+	"tinyrag/app/ui/uikit"
 )
-
-// InputID is the DOM id of the chat input; tests and keyboard shortcuts
-// rely on it.
-const InputID = "chat-input"
 
 // App is the full app: the sidebar with chats and knowledge, and the
 // conversation with its composer, or the settings. It is a composition
@@ -23,7 +23,7 @@ type App struct {
 	status   control.Status
 	model    control.ModelState
 	settings control.Settings
-	view     View
+	view     uikit.View
 	chats    control.ChatList
 }
 
@@ -41,7 +41,7 @@ func (a *App) OnMount(ctx app.Context) {
 		}
 	})
 	ctx.ObserveState(control.StateModel, &a.model)
-	ctx.ObserveState(stateView, &a.view)
+	ctx.ObserveState(uikit.StateView, &a.view)
 	// The open chat's address (chatroute.go).
 	ctx.ObserveState(control.StateChats, &a.chats).OnChange(func() { routeFollow(a.chats) })
 }
@@ -125,13 +125,13 @@ func (a *App) Render() app.UI {
 		cls += " nav-open"
 	}
 	var main app.UI
-	if a.view.Page == pageSettings {
-		main = &SettingsPage{Ctrl: a.Ctrl}
+	if a.view.Page == uikit.PageSettings {
+		main = &settingsview.Page{Ctrl: a.Ctrl}
 	} else {
-		main = app.Main().Class("main").Aria("label", T(l, "conversation")).Body(
+		main = app.Main().Class("main").Aria("label", i18n.T(l, "conversation")).Body(
 			&Topbar{Ctrl: a.Ctrl, Lang: l, Title: true},
-			&ThreadView{Ctrl: a.Ctrl, Lang: l, Debug: a.settings.Debug, AllowRun: canRunGo(a.Ctrl, a.settings), Banner: true},
-			&Composer{Ctrl: a.Ctrl, Lang: l},
+			&chatview.ThreadView{Ctrl: a.Ctrl, Lang: l, Debug: a.settings.Debug, AllowRun: canRunGo(a.Ctrl, a.settings), Banner: true},
+			&chatview.Composer{Ctrl: a.Ctrl, Lang: l},
 		)
 	}
 	// data-ready and data-llm let tests (and styles) see the app's state.
@@ -143,19 +143,11 @@ func (a *App) Render() app.UI {
 		Attr("data-load-ms", sprintf("%d", a.status.LoadMs)).Attr("data-net", string(a.model.Net)).
 		Body(
 			&Sidebar{Ctrl: a.Ctrl, Lang: l},
-			app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = false }) }),
+			app.Div().Class("scrim").OnClick(func(ctx app.Context, e app.Event) { uikit.SetView(ctx, func(v *uikit.View) { v.NavOpen = false }) }),
 			main,
 			&UpdatePrompt{Lang: l}, // above every view, settings too
-			&CitationDialog{Ctrl: a.Ctrl, Lang: l},
+			&chatview.CitationDialog{Ctrl: a.Ctrl, Lang: l},
 		)
-}
-
-// setView changes the shared view state.
-func setView(ctx app.Context, change func(*View)) {
-	var v View
-	ctx.GetState(stateView, &v)
-	change(&v)
-	ctx.SetState(stateView, v)
 }
 
 // enterGuard is installed once: go-app runs its event handlers after the
@@ -172,7 +164,7 @@ func preventEnterNewline() {
 	enterGuard = app.FuncOf(func(this app.Value, args []app.Value) any {
 		e := args[0]
 		if e.Get("key").String() == "Enter" && !e.Get("shiftKey").Bool() && !e.Get("isComposing").Bool() &&
-			e.Get("target").Get("id").String() == InputID {
+			e.Get("target").Get("id").String() == chatview.InputID {
 			e.Call("preventDefault")
 		}
 		return nil

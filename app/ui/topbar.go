@@ -7,6 +7,9 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/control"
+	"tinyrag/app/ui/chatview"
+	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // Topbar is the conversation's header: the menu button, the chat's title
@@ -30,48 +33,30 @@ func (t *Topbar) OnMount(ctx app.Context) {
 
 // Render implements app.Composer.
 func (t *Topbar) Render() app.UI {
-	title := T(t.Lang, "new_chat")
+	title := i18n.T(t.Lang, "new_chat")
 	if t.thread.Title != "" {
 		title = t.thread.Title
 	}
-	label := T(t.Lang, "copy_md")
+	label := i18n.T(t.Lang, "copy_md")
 	if t.copied {
-		label = T(t.Lang, "copied_md")
+		label = i18n.T(t.Lang, "copied_md")
 	}
 	return app.Header().Class("topbar").Body(
-		&MenuButton{Lang: t.Lang},
+		&uikit.MenuButton{Lang: t.Lang},
 		app.H1().Text(title),
 		app.If(t.Ctrl != nil && len(t.thread.Messages) > 0 && !t.thread.Busy, func() app.UI {
 			// The conversation as Markdown, with its sources, related
 			// pages and ratings: the full app's export of a chat.
 			return app.Button().Class("icon-btn copy-md").ID("copy-md").Type("button").Aria("label", label).Title(label).
-				Body(icon("clipboard"), app.Span().Class("copy-md-label").Text(label)).
+				Body(uikit.Icon("clipboard"), app.Span().Class("copy-md-label").Text(label)).
 				OnClick(func(ctx app.Context, e app.Event) {
-					copyText(chatMarkdown(t.Ctrl, t.Lang))
+					uikit.CopyText(chatMarkdown(t.Ctrl, t.Lang))
 					t.copied = true
 					ctx.After(1500*time.Millisecond, func(app.Context) { t.copied = false })
 				})
 		}),
 		&ModelPill{Lang: t.Lang},
 	)
-}
-
-// MenuButton opens and closes the sidebar on a narrow screen.
-type MenuButton struct {
-	app.Compo
-	Lang string
-
-	view View
-}
-
-// OnMount observes the view, for whether the sidebar is open.
-func (m *MenuButton) OnMount(ctx app.Context) { ctx.ObserveState(stateView, &m.view) }
-
-// Render implements app.Composer.
-func (m *MenuButton) Render() app.UI {
-	return app.Button().Class("icon-btn menu-btn").Type("button").Aria("label", T(m.Lang, "open_menu")).
-		Aria("expanded", m.view.NavOpen).Body(icon("menu")).
-		OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.NavOpen = !v.NavOpen }) })
 }
 
 // chatMarkdown is the open conversation as Markdown, in the interface's
@@ -83,13 +68,13 @@ func chatMarkdown(ctrl *Controller, lang string) string {
 	}
 	reasons := map[string]string{}
 	for _, r := range chats.Reasons {
-		reasons[r] = T(lang, "reason_"+r)
+		reasons[r] = i18n.T(lang, "reason_"+r)
 	}
 	return ch.Markdown(chats.MarkdownOptions{
-		You: T(lang, "you"), Assistant: T(lang, "assistant"), Sources: T(lang, "sources"),
-		Related: T(lang, "related"), Feedback: T(lang, "feedback"), NoMatch: T(lang, "no_match"),
+		You: i18n.T(lang, "you"), Assistant: i18n.T(lang, "assistant"), Sources: i18n.T(lang, "sources"),
+		Related: i18n.T(lang, "related"), Feedback: i18n.T(lang, "feedback"), NoMatch: i18n.T(lang, "no_match"),
 		Reasons: reasons,
-		Answer:  answerText,
+		Answer:  chatview.AnswerText,
 		Link:    ctrl.Site.PassageLink,
 	})
 }

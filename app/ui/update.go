@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/ui/i18n"
+)
 
 // UpdatePrompt offers a new version of the app once the service worker
 // has installed all of it (assets/web/pwa.js tells). The page keeps
@@ -37,8 +41,8 @@ func (u *UpdatePrompt) Render() app.UI {
 		return app.Span().ID("update-prompt").Hidden(true)
 	}
 	return app.Div().Class("update-prompt").ID("update-prompt").Attr("role", "status").Body(
-		app.Span().Text(T(u.Lang, "update_ready")),
-		app.Button().Class("btn primary").ID("update-reload").Type("button").Text(T(u.Lang, "update_reload")).
+		app.Span().Text(i18n.T(u.Lang, "update_ready")),
+		app.Button().Class("btn primary").ID("update-reload").Type("button").Text(i18n.T(u.Lang, "update_reload")).
 			OnClick(func(ctx app.Context, e app.Event) {
 				ctx.JSSrc().Set("disabled", true)
 				app.Window().Get("tinyragPWA").Call("apply")

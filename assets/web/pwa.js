@@ -5,7 +5,7 @@
 //   take over, then reloads this page once so it runs the new version;
 // - on the very first visit asks the worker to serve this page too, if
 //   the worker is of the page's own version;
-// - once the app has started (#shell[data-ready="true"], app/ui/shell.go,
+// - once the app has started (#shell[data-ready="true"], app/ui/root.go,
 //   or a call to tinyragPWA.appReady()) asks the worker to store what it
 //   keeps for offline use beyond the first install: nanoGo's and the
 //   importer's wasm, the site's tinyrag.json and bundles. Before that

@@ -29,22 +29,25 @@ import (
 	"tinyrag/server/compress"
 )
 
-// level is the brotli quality per kind of file; cacheDir, if set, keeps
-// compressed variants by content hash.
-var (
-	level    struct{ text, wasm int }
+// settings are how the files are compressed, from the command line.
+type settings struct {
+	// text and wasm are the brotli quality for the files other than
+	// .wasm and for .wasm files.
+	text, wasm int
+	// cacheDir, if set, keeps compressed variants by content hash.
 	cacheDir string
-)
+}
 
 func main() {
-	flag.IntVar(&level.text, "brotli", 9, "brotli quality 0-11 for files other than .wasm")
-	flag.IntVar(&level.wasm, "brotli-wasm", 11, "brotli quality 0-11 for .wasm files (with a 16 MB window from 10 on)")
-	flag.StringVar(&cacheDir, "cache", "", "keep compressed variants in this folder by content hash")
+	var set settings
+	flag.IntVar(&set.text, "brotli", 9, "brotli quality 0-11 for files other than .wasm")
+	flag.IntVar(&set.wasm, "brotli-wasm", 11, "brotli quality 0-11 for .wasm files (with a 16 MB window from 10 on)")
+	flag.StringVar(&set.cacheDir, "cache", "", "keep compressed variants in this folder by content hash")
 	out := flag.String("out", "", "destination folder (required)")
 	size := flag.String("size", "", "only print the raw, gzip and brotli size of this file")
 	flag.Parse()
 	if *size != "" {
-		if err := printSize(*size); err != nil {
+		if err := set.printSize(*size); err != nil {
 			fmt.Fprintln(os.Stderr, "precompress:", err)
 			os.Exit(1)
 		}
@@ -54,7 +57,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: precompress -out DIR PATH...")
 		os.Exit(2)
 	}
-	if err := run(*out, flag.Args()); err != nil {
+	if err := set.run(*out, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "precompress:", err)
 		os.Exit(1)
 	}
@@ -62,7 +65,7 @@ func main() {
 
 type job struct{ src, dst string }
 
-func run(out string, inputs []string) error {
+func (set settings) run(out string, inputs []string) error {
 	var jobs []job
 	for _, in := range inputs {
 		st, err := os.Stat(in)
@@ -91,7 +94,7 @@ func run(out string, inputs []string) error {
 		wg.Add(1)
 		go func(j job) {
 			defer wg.Done()
-			if err := compressOne(j); err != nil {
+			if err := set.compressOne(j); err != nil {
 				errs <- fmt.Errorf("%s: %w", j.src, err)
 			}
 		}(j)
@@ -102,12 +105,12 @@ func run(out string, inputs []string) error {
 }
 
 // printSize prints one line of `make size`.
-func printSize(path string) error {
+func (set settings) printSize(path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	gz, br, err := variants(path, b)
+	gz, br, err := set.variants(path, b)
 	if err != nil {
 		return err
 	}
@@ -126,18 +129,18 @@ func humanSize(n int) string {
 
 // variants returns the gzip and brotli variants of b, the contents of
 // file name, from the cache when it has them.
-func variants(name string, b []byte) (gz, br []byte, err error) {
-	opt := brotli.WriterOptions{Quality: level.text}
+func (set settings) variants(name string, b []byte) (gz, br []byte, err error) {
+	opt := brotli.WriterOptions{Quality: set.text}
 	if strings.HasSuffix(name, ".wasm") {
-		opt.Quality = level.wasm
+		opt.Quality = set.wasm
 		if opt.Quality >= 10 {
 			opt.LGWin = 24
 		}
 	}
 	var key string
-	if cacheDir != "" {
+	if set.cacheDir != "" {
 		sum := sha256.Sum256(b)
-		key = filepath.Join(cacheDir, fmt.Sprintf("%s-q%d-w%d", hex.EncodeToString(sum[:]), opt.Quality, opt.LGWin))
+		key = filepath.Join(set.cacheDir, fmt.Sprintf("%s-q%d-w%d", hex.EncodeToString(sum[:]), opt.Quality, opt.LGWin))
 		gz, err1 := os.ReadFile(key + ".gz")
 		br, err2 := os.ReadFile(key + ".br")
 		if err1 == nil && err2 == nil {
@@ -147,7 +150,7 @@ func variants(name string, b []byte) (gz, br []byte, err error) {
 	gz, br, err = compressNow(b, opt)
 	if err == nil && key != "" {
 		// A cache that cannot be written only costs time next build.
-		if os.MkdirAll(cacheDir, 0o755) == nil && os.WriteFile(key+".gz.tmp", gz, 0o644) == nil && os.WriteFile(key+".br.tmp", br, 0o644) == nil {
+		if os.MkdirAll(set.cacheDir, 0o755) == nil && os.WriteFile(key+".gz.tmp", gz, 0o644) == nil && os.WriteFile(key+".br.tmp", br, 0o644) == nil {
 			os.Rename(key+".gz.tmp", key+".gz")
 			os.Rename(key+".br.tmp", key+".br")
 		}
@@ -159,7 +162,7 @@ func compressNow(b []byte, opt brotli.WriterOptions) (gz, br []byte, err error) 
 	return compress.BytesWith(b, opt)
 }
 
-func compressOne(j job) error {
+func (set settings) compressOne(j job) error {
 	b, err := os.ReadFile(j.src)
 	if err != nil {
 		return err
@@ -174,7 +177,7 @@ func compressOne(j job) error {
 	os.Remove(j.dst + ".gz")
 	os.Remove(j.dst + ".br")
 
-	gz, br, err := variants(j.src, b)
+	gz, br, err := set.variants(j.src, b)
 	if err != nil {
 		return err
 	}

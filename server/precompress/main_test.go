@@ -12,11 +12,11 @@ import (
 )
 
 func TestCompress_WasmAtTheBestSettingAndCachedByContent(t *testing.T) {
-	level.text, level.wasm, cacheDir = 5, 11, t.TempDir()
-	defer func() { cacheDir = "" }()
+	set := settings{text: 5, wasm: 11, cacheDir: t.TempDir()}
+	cacheDir := set.cacheDir
 	b := []byte(strings.Repeat("tinyRAG wasm bytes, repeated; ", 4000))
 
-	_, br, err := variants("app.wasm", b)
+	_, br, err := set.variants("app.wasm", b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,12 +35,12 @@ func TestCompress_WasmAtTheBestSettingAndCachedByContent(t *testing.T) {
 	if err := os.WriteFile(m[0], []byte("cached"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, br, _ := variants("other-name.wasm", b); string(br) != "cached" {
+	if _, br, _ := set.variants("other-name.wasm", b); string(br) != "cached" {
 		t.Errorf("second compression of the same wasm did not use the cache")
 	}
 
 	// Other files keep their own quality and cache key.
-	if _, _, err := variants("style.css", b); err != nil {
+	if _, _, err := set.variants("style.css", b); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ := filepath.Glob(filepath.Join(cacheDir, "*-q5-w0.br")); len(m) != 1 {

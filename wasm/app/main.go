@@ -48,12 +48,12 @@ func main() {
 			ConfigURL: origin.String() + root + siteconfig.FileName,
 			// The interpreter lives in its own worker wasm, loaded on first use.
 			NanoGo: &nanogo.WorkerRunner{Script: workerScript(root, "nanogo.wasm")},
-			Online: ui.BrowserOnline,
-			Log:    func(s string) { app.Log(s) },
-			Mark:   mark,
+			// The file importers too (their default URLs assume the site's root).
+			Importer: &importrun.Runner{Script: workerScript(root, "importer.wasm")},
+			Online:   ui.BrowserOnline,
+			Log:      func(s string) { app.Log(s) },
+			Mark:     mark,
 		}
-		// The file importers too (their default URLs assume the site's root).
-		importrun.Default.Script = workerScript(root, "importer.wasm")
 		if pg, _ := pagetable.At(page.Path, root); pg.Embed {
 			pages = embedPages(deps, page.Query())
 		} else {

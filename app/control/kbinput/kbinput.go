@@ -11,9 +11,16 @@ import (
 	"unicode/utf8"
 
 	"tinyrag/app/knowledge"
-	"tinyrag/app/knowledge/importrun"
 	"tinyrag/app/web"
 )
+
+// Importer reads a file's bytes, or a body fetched from the web, into a
+// knowledge-base input: app/knowledge/importrun.Runner, in-process natively
+// and in a Web Worker holding importer.wasm in the browser.
+type Importer interface {
+	File(ctx context.Context, name string, data []byte) (knowledge.Input, error)
+	Fetched(ctx context.Context, url, contentType string, body []byte) (knowledge.Input, error)
+}
 
 // File is one file the user handed over, read into memory.
 type File struct {
@@ -22,10 +29,10 @@ type File struct {
 	Err  string // why the browser could not read it ("": it could)
 }
 
-// Files turns files into knowledge-base inputs. Files the importer
-// refuses (binary, too large, unreadable) are listed with the reason
-// instead of failing the whole import.
-func Files(files []File) ([]knowledge.Input, []string) {
+// Files turns files into knowledge-base inputs with imp. Files the
+// importer refuses (binary, too large, unreadable) are listed with the
+// reason instead of failing the whole import.
+func Files(imp Importer, files []File) ([]knowledge.Input, []string) {
 	var ins []knowledge.Input
 	var skipped []string
 	for _, f := range files {
@@ -33,7 +40,7 @@ func Files(files []File) ([]knowledge.Input, []string) {
 			skipped = append(skipped, f.Name+": "+f.Err)
 			continue
 		}
-		in, err := importrun.File(context.Background(), f.Name, f.Data)
+		in, err := imp.File(context.Background(), f.Name, f.Data)
 		if err != nil {
 			skipped = append(skipped, f.Name+": "+err.Error())
 			continue
@@ -66,10 +73,10 @@ func Pasted(title, text string, now time.Time) (knowledge.Input, error) {
 }
 
 // URL imports a web address through the server proxy. The proxy
-// hands over the file as it came and the importer reads it here, as it
-// reads a picked file: a PDF, CSV or Markdown link is imported as such, an
-// HTML page as its readable text.
-func URL(ctx context.Context, f web.RawFetcher, raw string) (knowledge.Input, error) {
+// hands over the file as it came and imp reads it here, as it reads a
+// picked file: a PDF, CSV or Markdown link is imported as such, an HTML
+// page as its readable text.
+func URL(ctx context.Context, imp Importer, f web.RawFetcher, raw string) (knowledge.Input, error) {
 	raw = strings.TrimSpace(raw)
 	if !strings.HasPrefix(raw, "http://") && !strings.HasPrefix(raw, "https://") {
 		return knowledge.Input{}, fmt.Errorf("%q is not a web address: it must start with http:// or https://", raw)
@@ -78,7 +85,7 @@ func URL(ctx context.Context, f web.RawFetcher, raw string) (knowledge.Input, er
 	if err != nil {
 		return knowledge.Input{}, err
 	}
-	in, err := importrun.Fetched(ctx, res.URL, res.ContentType, res.Body)
+	in, err := imp.Fetched(ctx, res.URL, res.ContentType, res.Body)
 	if err != nil {
 		return knowledge.Input{}, fmt.Errorf("importing %s: %w", raw, err)
 	}

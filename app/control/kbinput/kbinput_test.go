@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tinyrag/app/httpdo"
+	"tinyrag/app/knowledge/importrun"
 	"tinyrag/app/web"
 )
 
@@ -26,7 +27,7 @@ func TestFileInputs_ImportsTextAndListsWhatItSkips(t *testing.T) {
 		{Name: "empty.txt", Data: []byte("   \n")},
 		{Name: "gone.txt", Err: "could not be read"},
 	}
-	ins, skipped := Files(files)
+	ins, skipped := Files(&importrun.Runner{}, files)
 	if len(ins) != 2 || ins[0].Title != "Alpha" || ins[0].Source != "notes/a.md" || ins[1].Source != "b.txt" {
 		t.Errorf("inputs = %+v", ins)
 	}
@@ -122,7 +123,7 @@ func TestURLInput_ImportsWhatTheAddressServesThroughTheProxy(t *testing.T) {
 		{"https://example.org/bad.pdf", "", "", "PDF"},
 	}
 	for _, tc := range tests {
-		in, err := URL(context.Background(), f, tc.url)
+		in, err := URL(context.Background(), &importrun.Runner{}, f, tc.url)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("URL(%s) err = %v, want it to say %q", tc.url, err, tc.wantErr)

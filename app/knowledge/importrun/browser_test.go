@@ -51,14 +51,15 @@ func cases(t *testing.T) []importCase {
 		{URL: "https://docs.example.org/kettle", ContentType: "text/html; charset=windows-1252", Data: page},
 		{URL: "https://docs.example.org/files/hello.pdf", ContentType: "application/pdf", Data: pdf},
 	}
+	native := &importrun.Runner{}
 	for i := range cs {
 		c := &cs[i]
 		var in knowledge.Input
 		var err error
 		if c.URL != "" {
-			in, err = importrun.Fetched(context.Background(), c.URL, c.ContentType, c.Data)
+			in, err = native.Fetched(context.Background(), c.URL, c.ContentType, c.Data)
 		} else {
-			in, err = importrun.File(context.Background(), c.Name, c.Data)
+			in, err = native.File(context.Background(), c.Name, c.Data)
 		}
 		if err != nil {
 			c.WantErr = err.Error()
@@ -101,11 +102,12 @@ func TestWorkerInChromium(t *testing.T) {
 }
 
 func TestFile_NativeImportsInProcess(t *testing.T) {
-	in, err := importrun.File(context.Background(), "a.md", []byte("# Alpha\n\ntext"))
+	run := &importrun.Runner{}
+	in, err := run.File(context.Background(), "a.md", []byte("# Alpha\n\ntext"))
 	if err != nil || in.Title != "Alpha" || in.Type != "markdown" || in.Source != "a.md" {
 		t.Errorf("File = %+v, %v", in, err)
 	}
-	if _, err := importrun.File(context.Background(), "x.png", []byte("\x89PNG\r\n\x1a\n\x00\x00")); err == nil {
+	if _, err := run.File(context.Background(), "x.png", []byte("\x89PNG\r\n\x1a\n\x00\x00")); err == nil {
 		t.Error("a PNG imported without error")
 	}
 }

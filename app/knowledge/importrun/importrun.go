@@ -11,21 +11,6 @@ import (
 	"tinyrag/app/knowledge"
 )
 
-// Default is the runner File and Fetched use. The app sets its Script
-// (the site's base path) before the first import; the functions stay until
-// the app's controller holds a *Runner of its own.
-var Default = &Runner{}
-
-// File reads one file's bytes into a knowledge-base input with Default.
-func File(ctx context.Context, name string, data []byte) (knowledge.Input, error) {
-	return Default.File(ctx, name, data)
-}
-
-// Fetched reads a fetched body with Default.
-func Fetched(ctx context.Context, url, contentType string, body []byte) (knowledge.Input, error) {
-	return Default.Fetched(ctx, url, contentType, body)
-}
-
 // File reads one file's bytes into a knowledge-base input, as
 // importer.Import does; its errors carry the importer's message.
 func (r *Runner) File(ctx context.Context, name string, data []byte) (knowledge.Input, error) {

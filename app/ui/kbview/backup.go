@@ -1,16 +1,17 @@
-package ui
+package kbview
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/i18n"
 )
 
 // BackupSection exports the whole knowledge base as one file
 // (knowledge.KB.Export's versioned gzip JSON) and imports such a file.
 type BackupSection struct {
 	app.Compo
-	Ctrl *Controller
+	Ctrl *control.Controller
 	Lang string
 
 	kn control.KnowledgeState
@@ -24,17 +25,17 @@ func (b *BackupSection) OnMount(ctx app.Context) { ctx.ObserveState(control.Stat
 func (b *BackupSection) Render() app.UI {
 	l := b.Lang
 	return app.Details().Class("kb-add").ID("kb-backup-section").Body(
-		app.Summary().Text(T(l, "backup")),
-		app.P().Class("empty-hint").Text(T(l, "backup_hint")),
+		app.Summary().Text(i18n.T(l, "backup")),
+		app.P().Class("empty-hint").Text(i18n.T(l, "backup_hint")),
 		app.Div().Class("pick-row").Body(
 			app.Button().Class("btn small").ID("kb-export").Type("button").
-				Disabled(b.kn.Importing || len(b.kn.Docs) == 0).Text(T(l, "export_kb")).
+				Disabled(b.kn.Importing || len(b.kn.Docs) == 0).Text(i18n.T(l, "export_kb")).
 				OnClick(func(ctx app.Context, e app.Event) {
 					b.Ctrl.Knowledge.ExportKB(func(data []byte, name string) {
 						ctx.Dispatch(func(app.Context) { download(data, name, "application/gzip") })
 					})
 				}),
-			app.Label().Class("btn small").For("kb-backup").Text(T(l, "import_backup")),
+			app.Label().Class("btn small").For("kb-backup").Text(i18n.T(l, "import_backup")),
 			app.Input().Type("file").ID("kb-backup").Class("sr-only").Accept(".gz,.tinyrag,application/gzip").
 				OnChange(b.onPick),
 		),

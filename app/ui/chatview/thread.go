@@ -1,4 +1,9 @@
-package ui
+// Package chatview is the conversation, in components that both of the
+// app's views compose — the full app and the embedded one: the thread with
+// its notices, welcome and messages, an answer's rating, the composer, and
+// the citation dialog. What they show comes from the controller's chat and
+// model states (app/control), translated as they render.
+package chatview
 
 import (
 	"maps"
@@ -8,6 +13,8 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // ThreadView is the conversation: notices, the welcome or the messages.
@@ -15,7 +22,7 @@ import (
 // open while the answer streams (each token replaces the answer's HTML).
 type ThreadView struct {
 	app.Compo
-	Ctrl     *Controller
+	Ctrl     *control.Controller
 	Lang     string
 	Debug    bool
 	AllowRun bool
@@ -49,7 +56,7 @@ type ThreadView struct {
 // and listens for tool cards being opened or closed.
 func (t *ThreadView) OnMount(ctx app.Context) {
 	ctx.ObserveState(control.StateThread, &t.thread).OnChange(func() {
-		ctx.Defer(func(app.Context) { stickToBottom(false) })
+		ctx.Defer(func(app.Context) { StickToBottom(false) })
 	})
 	ctx.ObserveState(control.StateStatus, &t.status)
 	ctx.ObserveState(control.StateModel, &t.model)
@@ -133,15 +140,15 @@ func (t *ThreadView) Render() app.UI {
 	var body []app.UI
 	if t.Banner {
 		if t.status.Ready && t.model.Status == control.LLMDown {
-			body = append(body, &ModelBanner{Ctrl: t.Ctrl, Lang: l, Err: modelErrText(l, t.model), Net: t.model.Net, Static: !siteOf(t.Ctrl).WebImports()})
+			body = append(body, &ModelBanner{Ctrl: t.Ctrl, Lang: l, Err: modelErrText(l, t.model), Net: t.model.Net, Static: !uikit.SiteOf(t.Ctrl).WebImports()})
 		}
 		if t.status.LoadErr != "" {
-			body = append(body, app.Div().Class("banner").Attr("role", "alert").Text(T(l, "storage_temporary")+" ("+t.status.LoadErr+")"))
+			body = append(body, app.Div().Class("banner").Attr("role", "alert").Text(i18n.T(l, "storage_temporary")+" ("+t.status.LoadErr+")"))
 		}
 		if t.status.Notice != "" {
 			body = append(body, app.Div().Class("banner notice").Attr("role", "alert").Body(
 				app.Span().Text(t.status.Notice),
-				app.Button().Class("icon-btn").Type("button").Aria("label", T(l, "close")).Body(icon("close")).
+				app.Button().Class("icon-btn").Type("button").Aria("label", i18n.T(l, "close")).Body(uikit.Icon("close")).
 					OnClick(func(ctx app.Context, e app.Event) { t.Ctrl.DismissNotice() }),
 			))
 		}
@@ -149,8 +156,8 @@ func (t *ThreadView) Render() app.UI {
 	switch {
 	case len(t.thread.Messages) == 0 && t.Greeting != "":
 		body = append(body, app.Div().Class("thread").ID("thread").Body(
-			app.Article().Class("msg assistant greeting").Aria("label", T(l, "assistant")).Body(
-				app.Div().Class("avatar").Body(icon("spark")),
+			app.Article().Class("msg assistant greeting").Aria("label", i18n.T(l, "assistant")).Body(
+				app.Div().Class("avatar").Body(uikit.Icon("spark")),
 				app.Div().Class("bubble").Body(
 					app.P().ID("greeting").Text(t.Greeting),
 					t.renderStarters(t.starters()),
@@ -171,7 +178,7 @@ func (t *ThreadView) Render() app.UI {
 			})
 		}
 		body = append(body, app.Div().Class("thread").Attr("role", "log").Aria("live", "polite").
-			Aria("busy", t.thread.Busy).Aria("label", T(l, "conversation")).ID("thread").
+			Aria("busy", t.thread.Busy).Aria("label", i18n.T(l, "conversation")).ID("thread").
 			OnClick(t.onClick).Body(msgs...))
 	}
 	return app.Div().Class("messages").ID("messages").Body(body...)
@@ -183,13 +190,13 @@ func (t *ThreadView) starters() []string {
 	if t.Starters != nil {
 		return t.Starters
 	}
-	return siteOf(t.Ctrl).Starters()
+	return uikit.SiteOf(t.Ctrl).Starters()
 }
 
 // ask asks a starter question: the visitor chose it, so it is sent.
 func (t *ThreadView) ask(ctx app.Context, q string) {
 	if t.Ctrl.Chat.Ask(q) != control.AskRefused {
-		ctx.Defer(func(app.Context) { stickToBottom(true) })
+		ctx.Defer(func(app.Context) { StickToBottom(true) })
 	}
 }
 
@@ -203,7 +210,7 @@ func (t *ThreadView) renderStarters(qs []string) app.UI {
 		items[i] = app.Li().Body(app.Button().Class("starter").Type("button").Text(q).
 			OnClick(func(ctx app.Context, e app.Event) { t.ask(ctx, q) }, app.EventScope(q)))
 	}
-	return app.Ul().Class("starters").ID("starters").Aria("label", T(t.Lang, "starters")).Body(items...)
+	return app.Ul().Class("starters").ID("starters").Aria("label", i18n.T(t.Lang, "starters")).Body(items...)
 }
 
 // onClick serves the buttons inside rendered Markdown (copy code, run
@@ -216,15 +223,15 @@ func (t *ThreadView) onClick(ctx app.Context, e app.Event) {
 	if btn := target.Call("closest", ".copy-code"); btn.Truthy() {
 		code := btn.Get("parentElement").Call("querySelector", "code")
 		if code.Truthy() {
-			copyText(code.Get("textContent").String())
-			btn.Set("textContent", T(t.Lang, "copied"))
+			uikit.CopyText(code.Get("textContent").String())
+			btn.Set("textContent", i18n.T(t.Lang, "copied"))
 		}
 		return
 	}
 	if btn := target.Call("closest", ".run-code"); btn.Truthy() && !t.thread.Busy {
 		code := btn.Get("parentElement").Call("querySelector", "code")
 		if code.Truthy() {
-			setDraft(ctx, "Run this Go code with nanogo:\n\n```go\n"+code.Get("textContent").String()+"```")
+			SetDraft(ctx, "Run this Go code with nanogo:\n\n```go\n"+code.Get("textContent").String()+"```")
 		}
 	}
 }
@@ -247,28 +254,28 @@ func (w *Welcome) Render() app.UI {
 		items := make([]app.UI, len(w.Starters))
 		for i, q := range w.Starters {
 			items[i] = app.Li().Body(app.Button().Class("suggestion starter").Type("button").Body(
-				icon("chat"), app.Span().Text(q),
+				uikit.Icon("chat"), app.Span().Text(q),
 			).OnClick(func(ctx app.Context, e app.Event) { w.Ask(ctx, q) }, app.EventScope(q)))
 		}
 		return app.Div().Class("welcome").Body(
 			app.Img().Src("/web/icons/icon.svg").Alt(""),
-			app.H2().Text(T(l, "welcome_title")),
-			app.P().Text(T(l, "welcome_text")),
-			app.Ul().Class("suggestions starters").ID("starters").Aria("label", T(l, "starters")).Body(items...),
+			app.H2().Text(i18n.T(l, "welcome_title")),
+			app.P().Text(i18n.T(l, "welcome_text")),
+			app.Ul().Class("suggestions starters").ID("starters").Aria("label", i18n.T(l, "starters")).Body(items...),
 		)
 	}
 	suggestion := func(key string) app.UI {
-		parts := strings.SplitN(T(l, key), "|", 2)
+		parts := strings.SplitN(i18n.T(l, key), "|", 2)
 		text := parts[0] + " " + parts[1]
 		return app.Button().Class("suggestion").Type("button").Body(
 			app.Strong().Text(parts[0]),
 			app.Span().Text(parts[1]),
-		).OnClick(func(ctx app.Context, e app.Event) { setDraft(ctx, text) }, app.EventScope(l, key))
+		).OnClick(func(ctx app.Context, e app.Event) { SetDraft(ctx, text) }, app.EventScope(l, key))
 	}
 	return app.Div().Class("welcome").Body(
 		app.Img().Src("/web/icons/icon.svg").Alt(""),
-		app.H2().Text(T(l, "welcome_title")),
-		app.P().Text(T(l, "welcome_text")),
+		app.H2().Text(i18n.T(l, "welcome_title")),
+		app.P().Text(i18n.T(l, "welcome_text")),
 		app.Div().Class("suggestions").Body(
 			suggestion("s_summarize"), suggestion("s_calc"), suggestion("s_wiki"), suggestion("s_compare"),
 		),
@@ -280,7 +287,7 @@ func (w *Welcome) Render() app.UI {
 // it says that instead of set-up steps.
 type ModelBanner struct {
 	app.Compo
-	Ctrl *Controller
+	Ctrl *control.Controller
 	Lang string
 	Err  string
 	Net  control.NetState
@@ -299,24 +306,26 @@ func (b *ModelBanner) Render() app.UI {
 		}
 		return app.Section().Class("banner offline").ID("llm-banner").Attr("role", "status").
 			Attr("data-net", string(b.Net)).Aria("labelledby", "llm-banner-title").Body(
-			app.Strong().ID("llm-banner-title").Text(T(l, title)),
-			app.P().Text(T(l, text)),
+			app.Strong().ID("llm-banner-title").Text(i18n.T(l, title)),
+			app.P().Text(i18n.T(l, text)),
 		)
 	}
-	item := func(key string) app.UI { return app.Li().Body(inlineCode(T(l, key))...) }
+	item := func(key string) app.UI { return app.Li().Body(inlineCode(i18n.T(l, key))...) }
 	return app.Section().Class("banner").ID("llm-banner").Attr("role", "status").Aria("labelledby", "llm-banner-title").Body(
-		app.Strong().ID("llm-banner-title").Text(T(l, "banner_title")),
-		app.P().Text(T(l, "banner_text")),
+		app.Strong().ID("llm-banner-title").Text(i18n.T(l, "banner_title")),
+		app.P().Text(i18n.T(l, "banner_text")),
 		app.If(!b.Static, func() app.UI {
 			return app.Ul().Body(item("banner_ollama"), item("banner_lmstudio"), item("banner_key"))
 		}).Else(func() app.UI {
-			return app.P().Text(T(l, "banner_static"))
+			return app.P().Text(i18n.T(l, "banner_static"))
 		}),
 		app.Div().Class("banner-actions").Body(
 			app.Span().Class("banner-err").ID("llm-explain").Text(b.Err),
-			app.Button().Class("btn").Type("button").Text(T(l, "settings")).
-				OnClick(func(ctx app.Context, e app.Event) { setView(ctx, func(v *View) { v.Page = pageSettings }) }),
-			app.Button().Class("btn").Type("button").Text(T(l, "retry")).
+			app.Button().Class("btn").Type("button").Text(i18n.T(l, "settings")).
+				OnClick(func(ctx app.Context, e app.Event) {
+					uikit.SetView(ctx, func(v *uikit.View) { v.Page = uikit.PageSettings })
+				}),
+			app.Button().Class("btn").Type("button").Text(i18n.T(l, "retry")).
 				OnClick(func(ctx app.Context, e app.Event) { b.Ctrl.Model.CheckModel() }),
 		),
 	)
@@ -338,7 +347,21 @@ func inlineCode(s string) []app.UI {
 // modelErrText says why the model cannot be reached.
 func modelErrText(lang string, m control.ModelState) string {
 	if m.ErrKey != "" {
-		return T(lang, m.ErrKey)
+		return i18n.T(lang, m.ErrKey)
 	}
 	return m.Err
+}
+
+// StickToBottom scrolls the message list to the end when the reader was
+// already near it, so a streaming answer stays in view without yanking a
+// reader who scrolled up.
+func StickToBottom(force bool) {
+	el := app.Window().GetElementByID("messages")
+	if !el.Truthy() {
+		return
+	}
+	gap := el.Get("scrollHeight").Int() - el.Get("scrollTop").Int() - el.Get("clientHeight").Int()
+	if force || gap < 160 {
+		el.Set("scrollTop", el.Get("scrollHeight").Int())
+	}
 }

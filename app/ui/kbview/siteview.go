@@ -1,7 +1,11 @@
-package ui
+package kbview
 
 import (
+	"fmt"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/ui/i18n"
 )
 
 // renderSiteKnowledge shows the site's bundles in the knowledge panel:
@@ -14,9 +18,9 @@ func (k *KnowledgePanel) renderSiteKnowledge() app.UI {
 	for _, b := range k.kn.Site {
 		bundles = append(bundles, app.Div().Class("site-bundle").Attr("data-bundle", b.URL).Body(
 			app.Div().Class("site-bundle-head").Body(
-				app.Span().Class("badge").Text(T(l, "read_only")),
+				app.Span().Class("badge").Text(i18n.T(l, "read_only")),
 				app.Strong().Text(b.Title),
-				app.Span().Class("doc-meta").Text(sprintf(T(l, "site_docs"), b.Docs)),
+				app.Span().Class("doc-meta").Text(fmt.Sprintf(i18n.T(l, "site_docs"), b.Docs)),
 			),
 		))
 	}
@@ -25,17 +29,17 @@ func (k *KnowledgePanel) renderSiteKnowledge() app.UI {
 	}
 	var status []app.UI
 	if k.kn.SiteLoading {
-		status = append(status, app.P().Class("site-status").Attr("data-site", "loading").Text(T(l, "site_loading")))
+		status = append(status, app.P().Class("site-status").Attr("data-site", "loading").Text(i18n.T(l, "site_loading")))
 	} else if len(bundles) > 0 {
-		status = append(status, app.P().Class("site-status").Attr("data-site", "ready").Text(T(l, "site_ready")),
+		status = append(status, app.P().Class("site-status").Attr("data-site", "ready").Text(i18n.T(l, "site_ready")),
 			&SiteOffline{Lang: l})
 	}
 	for _, e := range k.kn.SiteErrs {
 		status = append(status, app.P().Class("form-error").Attr("data-site", "failed").Text(e))
 	}
-	return app.Section().Class("site-knowledge").ID("site-knowledge").Aria("label", T(l, "site_knowledge")).Body(
-		app.Div().Class("side-section-title").Text(T(l, "site_knowledge")),
-		app.P().Class("empty-hint").Text(T(l, "site_hint")),
+	return app.Section().Class("site-knowledge").ID("site-knowledge").Aria("label", i18n.T(l, "site_knowledge")).Body(
+		app.Div().Class("side-section-title").Text(i18n.T(l, "site_knowledge")),
+		app.P().Class("empty-hint").Text(i18n.T(l, "site_hint")),
 		app.Div().Body(bundles...),
 		app.Div().Aria("live", "polite").Body(status...),
 	)
@@ -44,7 +48,7 @@ func (k *KnowledgePanel) renderSiteKnowledge() app.UI {
 // chunkCount says how many chunks a source was cut into, in words.
 func chunkCount(lang string, n int) string {
 	if n == 1 {
-		return T(lang, "one_chunk")
+		return i18n.T(lang, "one_chunk")
 	}
-	return sprintf("%d %s", n, T(lang, "chunks"))
+	return fmt.Sprintf("%d %s", n, i18n.T(lang, "chunks"))
 }

@@ -1,6 +1,13 @@
-package ui
+// Package kbview is the knowledge panel of the app's sidebar, in
+// components: the search box and its hits, the imports (files and folders
+// picked or dropped, pasted text, a web address, a Wikipedia article), the
+// backup, the site's read-only knowledge and whether it is stored for
+// offline use, and the sources. What it shows comes from the controller's
+// knowledge states (app/control), translated as it renders.
+package kbview
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -8,6 +15,8 @@ import (
 	"tinyrag/app/control"
 	"tinyrag/app/control/kbinput"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // docPage is how many sources the list renders at a time: a knowledge base
@@ -18,7 +27,7 @@ const docPage = 100
 // pasted text, a URL, a Wikipedia article, a backup) and the sources.
 type KnowledgePanel struct {
 	app.Compo
-	Ctrl *Controller
+	Ctrl *control.Controller
 	Lang string
 
 	kn     control.KnowledgeState
@@ -66,7 +75,7 @@ func (k *KnowledgePanel) Render() app.UI {
 	return app.Div().Class("side-panel kb-panel").Attr("role", "tabpanel").ID("panel-knowledge").Aria("labelledby", "tab-knowledge").Body(
 		// Search
 		app.Input().Type("search").Class("side-search").ID("kb-search").
-			Placeholder(T(l, "search_kb")).Aria("label", T(l, "search_kb")).Value(k.query).
+			Placeholder(i18n.T(l, "search_kb")).Aria("label", i18n.T(l, "search_kb")).Value(k.query).
 			OnInput(func(ctx app.Context, e app.Event) {
 				k.query = ctx.JSSrc().Get("value").String()
 				k.Ctrl.Knowledge.SearchKB(k.query)
@@ -95,13 +104,13 @@ func (k *KnowledgePanel) Render() app.UI {
 				}
 			}).
 			Body(
-				app.Span().Class("drop-icon").Body(icon("upload")),
-				app.Span().Text(T(l, "drop")),
+				app.Span().Class("drop-icon").Body(uikit.Icon("upload")),
+				app.Span().Text(i18n.T(l, "drop")),
 				app.Div().Class("pick-row").Body(
-					app.Label().Class("btn small").For("kb-files").Text(T(l, "files")),
+					app.Label().Class("btn small").For("kb-files").Text(i18n.T(l, "files")),
 					app.Input().Type("file").ID("kb-files").Class("sr-only").Multiple(true).
 						OnChange(k.onPick),
-					app.Label().Class("btn small").For("kb-folder").Text(T(l, "folder")),
+					app.Label().Class("btn small").For("kb-folder").Text(i18n.T(l, "folder")),
 					app.Input().Type("file").ID("kb-folder").Class("sr-only").Multiple(true).
 						Attr("webkitdirectory", true).OnChange(k.onPick),
 				),
@@ -115,12 +124,12 @@ func (k *KnowledgePanel) Render() app.UI {
 		}),
 
 		app.Details().Class("kb-add").Body(
-			app.Summary().Text(T(l, "paste")),
-			app.Input().Class("field-input").ID("paste-title").Placeholder(T(l, "paste_title")).Aria("label", T(l, "paste_title")).
+			app.Summary().Text(i18n.T(l, "paste")),
+			app.Input().Class("field-input").ID("paste-title").Placeholder(i18n.T(l, "paste_title")).Aria("label", i18n.T(l, "paste_title")).
 				Value(k.pasteTitle).OnInput(func(ctx app.Context, e app.Event) { k.pasteTitle = ctx.JSSrc().Get("value").String() }),
-			app.Textarea().Class("field-input").ID("paste-text").Rows(4).Aria("label", T(l, "paste")).Text(k.pasteText).
+			app.Textarea().Class("field-input").ID("paste-text").Rows(4).Aria("label", i18n.T(l, "paste")).Text(k.pasteText).
 				OnInput(func(ctx app.Context, e app.Event) { k.pasteText = ctx.JSSrc().Get("value").String() }),
-			app.Button().Class("btn small primary").ID("paste-add").Type("button").Disabled(k.kn.Importing).Text(T(l, "add_text")).
+			app.Button().Class("btn small primary").ID("paste-add").Type("button").Disabled(k.kn.Importing).Text(i18n.T(l, "add_text")).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if err := k.Ctrl.Knowledge.ImportText(k.pasteTitle, k.pasteText); err != nil {
 						k.pasteErr = err.Error()
@@ -129,24 +138,24 @@ func (k *KnowledgePanel) Render() app.UI {
 					k.pasteTitle, k.pasteText, k.pasteErr = "", "", ""
 				}),
 		),
-		app.If(!siteOf(k.Ctrl).WebImports(), func() app.UI {
-			return app.P().Class("empty-hint").ID("kb-url-off").Text(T(l, "url_off"))
+		app.If(!uikit.SiteOf(k.Ctrl).WebImports(), func() app.UI {
+			return app.P().Class("empty-hint").ID("kb-url-off").Text(i18n.T(l, "url_off"))
 		}).Else(func() app.UI {
-			return k.renderFetchRow("kb-url", T(l, "url"), &k.url, k.Ctrl.Knowledge.ImportURL)
+			return k.renderFetchRow("kb-url", i18n.T(l, "url"), &k.url, k.Ctrl.Knowledge.ImportURL)
 		}),
-		k.renderFetchRow("kb-wiki", T(l, "wikipedia"), &k.wiki, k.Ctrl.Knowledge.ImportWikipedia),
+		k.renderFetchRow("kb-wiki", i18n.T(l, "wikipedia"), &k.wiki, k.Ctrl.Knowledge.ImportWikipedia),
 
 		&BackupSection{Ctrl: k.Ctrl, Lang: l},
 
 		k.renderSiteKnowledge(),
 
 		// Sources
-		app.Div().Class("side-section-title").Text(T(l, "sources_title")+sprintf(" (%d)", len(k.kn.Docs))),
-		app.If(len(k.kn.Docs) == 0, func() app.UI { return app.P().Class("empty-hint").Text(T(l, "no_docs")) }),
+		app.Div().Class("side-section-title").Text(i18n.T(l, "sources_title")+fmt.Sprintf(" (%d)", len(k.kn.Docs))),
+		app.If(len(k.kn.Docs) == 0, func() app.UI { return app.P().Class("empty-hint").Text(i18n.T(l, "no_docs")) }),
 		app.Ul().Class("doc-list").ID("doc-list").Body(docs...),
 		app.If(more > 0, func() app.UI {
 			return app.Button().Class("btn small").ID("doc-more").Type("button").
-				Text(sprintf(T(l, "show_more"), min(more, docPage), more)).
+				Text(fmt.Sprintf(i18n.T(l, "show_more"), min(more, docPage), more)).
 				OnClick(func(ctx app.Context, e app.Event) { k.shown = max(k.shown, docPage) + docPage })
 		}),
 	)
@@ -171,14 +180,14 @@ func (k *KnowledgePanel) renderFetchRow(id, label string, v *string, submit func
 					do()
 				}
 			}),
-		app.Button().Class("btn small").ID(id+"-add").Type("button").Text(T(l, "add")).
+		app.Button().Class("btn small").ID(id+"-add").Type("button").Text(i18n.T(l, "add")).
 			OnClick(func(ctx app.Context, e app.Event) { do() }),
 	)
 }
 
 func (k *KnowledgePanel) renderProgress() app.UI {
 	p := k.kn.Progress
-	phase := T(k.Lang, "importing") + "…"
+	phase := i18n.T(k.Lang, "importing") + "…"
 	pct := 0.0
 	if p.Total > 0 {
 		pct = 100 * float64(p.Done) / float64(p.Total)
@@ -190,7 +199,7 @@ func (k *KnowledgePanel) renderProgress() app.UI {
 		),
 		app.Div().Class("progress").Attr("role", "progressbar").
 			Aria("valuemin", 0).Aria("valuemax", 100).Aria("valuenow", int(pct)).Aria("label", phase).
-			Body(app.Div().Style("width", sprintf("%.0f%%", pct))),
+			Body(app.Div().Style("width", fmt.Sprintf("%.0f%%", pct))),
 	)
 }
 
@@ -203,10 +212,10 @@ func (k *KnowledgePanel) renderDoc(d knowledge.Document) app.UI {
 			app.Span().Class("doc-meta").Text(humanSize(d.Size)+" · "+chunkCount(l, d.Chunks)+" · "+d.Added.Local().Format("2006-01-02")),
 		),
 		app.If(refetch, func() app.UI {
-			return app.Button().Class("row-btn").Type("button").Title(T(l, "reimport")).Aria("label", T(l, "reimport")+": "+d.Title).Body(icon("refresh")).
+			return app.Button().Class("row-btn").Type("button").Title(i18n.T(l, "reimport")).Aria("label", i18n.T(l, "reimport")+": "+d.Title).Body(uikit.Icon("refresh")).
 				OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.Knowledge.Reimport(d) }, app.EventScope(d.ID))
 		}),
-		app.Button().Class("row-btn danger").Type("button").Title(T(l, "delete")).Aria("label", T(l, "delete")+": "+d.Title).Body(icon("trash")).
+		app.Button().Class("row-btn danger").Type("button").Title(i18n.T(l, "delete")).Aria("label", i18n.T(l, "delete")+": "+d.Title).Body(uikit.Icon("trash")).
 			OnClick(func(ctx app.Context, e app.Event) { k.Ctrl.Knowledge.DeleteDoc(d.ID) }, app.EventScope(d.ID)),
 	)
 }
@@ -224,7 +233,7 @@ func (k *KnowledgePanel) renderHits() app.UI {
 		if s.Err != "" {
 			return errUI
 		}
-		return app.P().Class("empty-hint").Text(T(l, "no_hits"))
+		return app.P().Class("empty-hint").Text(i18n.T(l, "no_hits"))
 	}
 	var items []app.UI
 	for _, h := range s.Hits {
@@ -241,11 +250,11 @@ func (k *KnowledgePanel) renderHits() app.UI {
 				// only <mark> added; one root element for app.Raw.
 				app.Raw("<span class=\"hit-frag\">"+sanitizeMarks(frag)+"</span>"),
 			).OnClick(func(ctx app.Context, e app.Event) {
-				openCitation(ctx, control.CitationOfHit(hit))
+				uikit.OpenCitation(ctx, control.CitationOfHit(hit))
 			}, app.EventScope(hit.ChunkID)),
 		))
 	}
-	return app.Div().Body(errUI, app.Ul().Class("hit-list").ID("kb-hits").Aria("label", T(l, "search_kb")).Body(items...))
+	return app.Div().Body(errUI, app.Ul().Class("hit-list").ID("kb-hits").Aria("label", i18n.T(l, "search_kb")).Body(items...))
 }
 
 func (k *KnowledgePanel) onPick(ctx app.Context, e app.Event) {

@@ -1,35 +1,23 @@
-package ui
+package chatview
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"tinyrag/app/chats"
+	"tinyrag/app/control"
+	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
-
-// CitationView is the passage the citation dialog shows, if Open.
-type CitationView struct {
-	Open     bool
-	Citation chats.Citation
-	// From is the control that opened the dialog; it gets the focus
-	// back on close.
-	From app.Value
-}
-
-// openCitation shows c in the citation dialog.
-func openCitation(ctx app.Context, c chats.Citation) {
-	ctx.SetState(stateCitation, CitationView{Open: true, Citation: c, From: ctx.JSSrc()})
-}
 
 // CitationDialog shows one passage an answer drew on (or a search hit),
 // modal, closed by Escape, ✕ or a click outside.
 type CitationDialog struct {
 	app.Compo
-	Ctrl *Controller
+	Ctrl *control.Controller
 	Lang string
 	// LinkTarget is where "Open page" opens ("_top" in the embedded view).
 	LinkTarget string
 
-	cite CitationView
+	cite uikit.CitationView
 	ctx  app.Context
 }
 
@@ -39,9 +27,9 @@ type CitationDialog struct {
 // reached the dialog.
 func (d *CitationDialog) OnMount(ctx app.Context) {
 	d.ctx = ctx
-	ctx.ObserveState(stateCitation, &d.cite).OnChange(func() {
+	ctx.ObserveState(uikit.StateCitation, &d.cite).OnChange(func() {
 		if d.cite.Open {
-			ctx.Defer(func(app.Context) { focusByID("cite-close") })
+			ctx.Defer(func(app.Context) { uikit.FocusByID("cite-close") })
 		}
 	})
 }
@@ -52,7 +40,7 @@ func (d *CitationDialog) OnMount(ctx app.Context) {
 // deferred on the context of an element the update removes.
 func (d *CitationDialog) close() {
 	from := d.cite.From
-	d.ctx.SetState(stateCitation, CitationView{})
+	d.ctx.SetState(uikit.StateCitation, uikit.CitationView{})
 	d.ctx.Defer(func(app.Context) {
 		if from != nil && from.Truthy() && from.Get("isConnected").Bool() {
 			from.Call("focus")
@@ -67,7 +55,7 @@ func (d *CitationDialog) Render() app.UI {
 	}
 	c := d.cite.Citation
 	l := d.Lang
-	link := siteOf(d.Ctrl).PassageLink(c)
+	link := uikit.SiteOf(d.Ctrl).PassageLink(c)
 	closeFn := func(ctx app.Context, e app.Event) { d.close() }
 	return app.Div().Class("modal-backdrop").OnClick(closeFn).Body(
 		app.Div().Class("modal").Attr("role", "dialog").Aria("modal", true).Aria("labelledby", "cite-title").ID("citation-dialog").
@@ -79,13 +67,13 @@ func (d *CitationDialog) Render() app.UI {
 			}).Body(
 			app.Header().Class("modal-head").Body(
 				app.H2().ID("cite-title").Text(c.Title),
-				app.Button().Class("icon-btn").ID("cite-close").Type("button").Aria("label", T(l, "close")).AutoFocus(true).Body(icon("close")).OnClick(closeFn),
+				app.Button().Class("icon-btn").ID("cite-close").Type("button").Aria("label", i18n.T(l, "close")).AutoFocus(true).Body(uikit.Icon("close")).OnClick(closeFn),
 			),
 			app.P().Class("cite-source").Body(app.Code().Text(c.Source), app.Span().Text(" · "+c.ChunkID),
 				app.If(link != "", func() app.UI {
 					// The page opens at the passage (a text fragment).
 					return app.Span().Body(app.Text(" · "), app.A().ID("cite-link").Class("cite-link").Href(link).Target(linkTarget(d.LinkTarget)).Rel("noopener").
-						Body(app.Span().Text(T(l, "open_page")), icon("external")))
+						Body(app.Span().Text(i18n.T(l, "open_page")), uikit.Icon("external")))
 				})),
 			app.Blockquote().Class("cite-text").Text(c.Text),
 		),

@@ -1,7 +1,7 @@
-package ui
+package i18n
 
 // The words for search, feedback, related pages, starters and chat
-// addresses (controller_docs.go, feedback.go, chatroute.go).
+// addresses (app/ui: message.go, feedback.go, thread.go, chatroute.go).
 var docsTexts = map[string][2]string{
 	"related":                {"Related", "Verwandt"},
 	"feedback":               {"Feedback", "Feedback"},

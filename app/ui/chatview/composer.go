@@ -1,12 +1,23 @@
-package ui
+package chatview
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
+
+// InputID is the DOM id of the chat input; tests and keyboard shortcuts
+// rely on it.
+const InputID = "chat-input"
+
+// stateDraft is the view state other components set for the composer
+// (Draft).
+const stateDraft = "tinyrag/draft"
 
 // Draft is text another component puts into the composer (a suggestion,
 // code to run); N tells two equal drafts apart.
@@ -15,8 +26,8 @@ type Draft struct {
 	N    int
 }
 
-// setDraft replaces the composer's text and gives it the focus.
-func setDraft(ctx app.Context, text string) {
+// SetDraft replaces the composer's text and gives it the focus.
+func SetDraft(ctx app.Context, text string) {
 	var d Draft
 	ctx.GetState(stateDraft, &d)
 	ctx.SetState(stateDraft, Draft{Text: text, N: d.N + 1})
@@ -26,7 +37,7 @@ func setDraft(ctx app.Context, text string) {
 // Below it, one line says what leaves the browser when one asks.
 type Composer struct {
 	app.Compo
-	Ctrl *Controller
+	Ctrl *control.Controller
 	Lang string
 	// Note is said after the privacy line (the embedded view names the
 	// page that hears its answers).
@@ -58,12 +69,12 @@ func (c *Composer) OnMount(ctx app.Context) {
 	ctx.ObserveState(control.StateModel, &c.model)
 	ctx.ObserveState(control.StateBusy, &c.busy).OnChange(func() {
 		if !c.busy {
-			ctx.Defer(func(app.Context) { stickToBottom(false); focusByID(InputID) })
+			ctx.Defer(func(app.Context) { StickToBottom(false); uikit.FocusByID(InputID) })
 		}
 	})
 	ctx.ObserveState(stateDraft, &c.pushed).OnChange(func() {
 		c.draft = c.pushed.Text
-		ctx.Defer(func(app.Context) { focusByID(InputID) })
+		ctx.Defer(func(app.Context) { uikit.FocusByID(InputID) })
 	})
 	if text, queued, focused := takeEarlyInput(); text != "" {
 		c.draft = text
@@ -72,7 +83,7 @@ func (c *Composer) OnMount(ctx app.Context) {
 		}
 		if focused {
 			// The app's composer replaced the one being typed in.
-			ctx.Defer(func(app.Context) { focusByID(InputID) })
+			ctx.Defer(func(app.Context) { uikit.FocusByID(InputID) })
 		}
 	}
 }
@@ -97,7 +108,7 @@ func (c *Composer) clear(ctx app.Context) {
 		el.Set("value", "")
 		el.Get("style").Set("height", "auto")
 	}
-	ctx.Defer(func(app.Context) { stickToBottom(true) })
+	ctx.Defer(func(app.Context) { StickToBottom(true) })
 }
 
 // Render implements app.Composer.
@@ -105,15 +116,15 @@ func (c *Composer) Render() app.UI {
 	l := c.Lang
 	var btn app.UI
 	if c.busy {
-		btn = app.Button().Class("send-btn stop").ID("stop-btn").Type("button").Aria("label", T(l, "stop")).Title(T(l, "stop")).
-			Body(icon("stop")).OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Chat.Stop() })
+		btn = app.Button().Class("send-btn stop").ID("stop-btn").Type("button").Aria("label", i18n.T(l, "stop")).Title(i18n.T(l, "stop")).
+			Body(uikit.Icon("stop")).OnClick(func(ctx app.Context, e app.Event) { c.Ctrl.Chat.Stop() })
 	} else {
-		btn = app.Button().Class("send-btn").ID("send-btn").Type("button").Aria("label", T(l, "send")).Title(T(l, "send")).
-			Disabled(strings.TrimSpace(c.draft) == "" || c.queued).Body(icon("send")).
+		btn = app.Button().Class("send-btn").ID("send-btn").Type("button").Aria("label", i18n.T(l, "send")).Title(i18n.T(l, "send")).
+			Disabled(strings.TrimSpace(c.draft) == "" || c.queued).Body(uikit.Icon("send")).
 			OnClick(func(ctx app.Context, e app.Event) { c.send(ctx) })
 	}
 	input := app.Textarea().ID(InputID).Rows(1).
-		Placeholder(T(l, "placeholder")).Title(T(l, "keys_hint")).Aria("describedby", "keys-hint").
+		Placeholder(i18n.T(l, "placeholder")).Title(i18n.T(l, "keys_hint")).Aria("describedby", "keys-hint").
 		Text(c.draft).
 		OnInput(func(ctx app.Context, e app.Event) {
 			c.draft = ctx.JSSrc().Get("value").String()
@@ -136,10 +147,10 @@ func (c *Composer) Render() app.UI {
 	return app.Div().Class("composer-wrap").ID("composer-wrap").Body(
 		// No <form>: go-app runs handlers after the browser's default
 		// action, so a submit could not be prevented in time.
-		app.Div().Class("composer").Attr("role", "group").Aria("label", T(l, "message")).
+		app.Div().Class("composer").Attr("role", "group").Aria("label", i18n.T(l, "message")).
 			Body(
-				app.Label().For(InputID).Class("sr-only").Text(T(l, "message")),
-				app.Span().Class("sr-only").ID("keys-hint").Text(T(l, "keys_hint")),
+				app.Label().For(InputID).Class("sr-only").Text(i18n.T(l, "message")),
+				app.Span().Class("sr-only").ID("keys-hint").Text(i18n.T(l, "keys_hint")),
 				input,
 				btn,
 			),
@@ -153,9 +164,9 @@ func (c *Composer) renderHint() app.UI {
 	l := c.Lang
 	switch {
 	case c.queued:
-		return app.P().Class("composer-hint early-queued").ID("privacy-hint").Attr("role", "status").Text(T(l, "starting_queued"))
+		return app.P().Class("composer-hint early-queued").ID("privacy-hint").Attr("role", "status").Text(i18n.T(l, "starting_queued"))
 	case !c.status.Ready:
-		return app.P().Class("composer-hint").ID("privacy-hint").Text(T(l, "starting") + " " + PrivacyHint(l, c.model))
+		return app.P().Class("composer-hint").ID("privacy-hint").Text(i18n.T(l, "starting") + " " + PrivacyHint(l, c.model))
 	}
 	hint := PrivacyHint(l, c.model)
 	if c.Note != "" {
@@ -169,26 +180,26 @@ func (c *Composer) renderHint() app.UI {
 func PrivacyHint(lang string, m control.ModelState) string {
 	switch m.Status {
 	case control.LLMDown:
-		return T(lang, "hint_offline")
+		return i18n.T(lang, "hint_offline")
 	case control.LLMOK:
 	default:
 		// Not checked yet: where the model is, is not known.
-		return T(lang, "hint_any")
+		return i18n.T(lang, "hint_any")
 	}
-	where := T(lang, "where_local")
+	where := i18n.T(lang, "where_local")
 	switch {
 	case m.Host != "" && m.Proxy:
-		where = sprintf(T(lang, "where_proxy_host"), m.Host)
+		where = fmt.Sprintf(i18n.T(lang, "where_proxy_host"), m.Host)
 	case m.Host != "":
-		where = sprintf(T(lang, "where_host"), m.Host)
+		where = fmt.Sprintf(i18n.T(lang, "where_host"), m.Host)
 	case m.Proxy:
-		where = T(lang, "where_proxy")
+		where = i18n.T(lang, "where_proxy")
 	}
-	return sprintf(T(lang, "hint"), where)
+	return fmt.Sprintf(i18n.T(lang, "hint"), where)
 }
 
 // autoGrow fits the textarea's height to its text, up to the CSS maximum.
 func autoGrow(el app.Value) {
 	el.Get("style").Set("height", "auto")
-	el.Get("style").Set("height", sprintf("%dpx", el.Get("scrollHeight").Int()))
+	el.Get("style").Set("height", fmt.Sprintf("%dpx", el.Get("scrollHeight").Int()))
 }

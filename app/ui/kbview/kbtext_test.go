@@ -1,24 +1,10 @@
-package ui
+package kbview
 
 import (
 	"testing"
 
 	"tinyrag/app/knowledge"
 )
-
-func TestT_GermanAndFallbacks(t *testing.T) {
-	if T("de", "new_chat") != "Neuer Chat" || T("en", "new_chat") != "New chat" {
-		t.Error("translations of new_chat wrong")
-	}
-	if T("de", "no-such-key") != "no-such-key" {
-		t.Error("a missing key must read as itself")
-	}
-	for k, v := range texts {
-		if v[0] == "" || v[1] == "" {
-			t.Errorf("key %q lacks a translation: %q", k, v)
-		}
-	}
-}
 
 func TestProgressText_ShowsRateAndTimeLeft(t *testing.T) {
 	tests := []struct {

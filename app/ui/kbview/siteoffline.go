@@ -1,7 +1,11 @@
-package ui
+package kbview
 
 import (
+	"fmt"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"tinyrag/app/ui/i18n"
 )
 
 // SiteOffline says whether the site's knowledge is stored for offline use:
@@ -83,25 +87,25 @@ func (s *SiteOffline) Render() app.UI {
 		if st.Total > 0 {
 			pct = st.Stored * 100 / st.Total
 		}
-		text = sprintf(T(l, "site_offline_storing"), pct, st.Stored, st.Total)
+		text = fmt.Sprintf(i18n.T(l, "site_offline_storing"), pct, st.Stored, st.Total)
 	case "done":
-		text = sprintf(T(l, "site_offline_done"), st.Total)
+		text = fmt.Sprintf(i18n.T(l, "site_offline_done"), st.Total)
 	case "save-data":
-		text = T(l, "site_offline_save_data")
+		text = i18n.T(l, "site_offline_save_data")
 	case "quota":
 		if st.Quota > 0 {
-			text = sprintf(T(l, "site_offline_quota_mb"), st.Quota/1e6, st.Need/1e6)
+			text = fmt.Sprintf(i18n.T(l, "site_offline_quota_mb"), st.Quota/1e6, st.Need/1e6)
 		} else {
-			text = T(l, "site_offline_quota")
+			text = i18n.T(l, "site_offline_quota")
 		}
 	case "error":
-		text = sprintf(T(l, "site_offline_error"), st.Err)
+		text = fmt.Sprintf(i18n.T(l, "site_offline_error"), st.Err)
 	case "unsupported":
-		text = T(l, "site_offline_unsupported")
+		text = i18n.T(l, "site_offline_unsupported")
 	case "none":
 		return app.Text("")
 	default:
-		text = T(l, "site_offline_not_yet")
+		text = i18n.T(l, "site_offline_not_yet")
 	}
 	state := st.State
 	if state == "" {

@@ -1,4 +1,7 @@
-package ui
+// Package i18n holds the interface's texts, in English and German, and T,
+// which every view translates with when it renders: the controller
+// (app/control) publishes codes and text keys, never words.
+package i18n
 
 // Languages of the interface.
 var Languages = []struct{ Code, Name string }{{"en", "English"}, {"de", "Deutsch"}}

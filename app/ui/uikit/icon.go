@@ -1,4 +1,4 @@
-package ui
+package uikit
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -6,6 +6,6 @@ import (
 	"tinyrag/app/icons"
 )
 
-// icon is one of the interface's icons (app/icons): an inline SVG in
+// Icon is one of the interface's icons (app/icons): an inline SVG in
 // currentColor, aria-hidden — the control it sits on carries the label.
-func icon(name string) app.UI { return app.Raw(icons.SVG(name)) }
+func Icon(name string) app.UI { return app.Raw(icons.SVG(name)) }

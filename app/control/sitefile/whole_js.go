@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package control
+package sitefile
 
 import (
 	"context"
@@ -8,13 +8,11 @@ import (
 	"syscall/js"
 )
 
-func init() { fetchWhole = jsFetchWhole }
-
-// jsFetchWhole reads a whole response as one ArrayBuffer and copies it into
-// Go once. Go's fetch transport streams a body in small pieces through
-// the JS boundary, which for a bundle of many megabytes cost more than
-// the download itself.
-func jsFetchWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
+// getWhole is get without a client: it reads a whole response as one
+// ArrayBuffer and copies it into Go once. Go's fetch transport streams a
+// body in small pieces through the JS boundary, which for a bundle of many
+// megabytes cost more than the download itself.
+func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 	type result struct {
 		status int
 		data   []byte

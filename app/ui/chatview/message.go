@@ -1,7 +1,8 @@
-package ui
+package chatview
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -10,6 +11,8 @@ import (
 	"tinyrag/app/chats"
 	"tinyrag/app/control"
 	"tinyrag/app/markdown"
+	"tinyrag/app/ui/i18n"
+	"tinyrag/app/ui/uikit"
 )
 
 // MessageView is one question or answer. An answer shows its thinking,
@@ -17,7 +20,7 @@ import (
 // (when it is done) copy and regenerate.
 type MessageView struct {
 	app.Compo
-	Ctrl          *Controller
+	Ctrl          *control.Controller
 	Lang          string
 	Debug         bool
 	AllowRun      bool
@@ -41,25 +44,25 @@ func (v *MessageView) Render() app.UI {
 	l := v.Lang
 	m := &v.Msg
 	if m.Role == chats.RoleUser {
-		return app.Article().Class("msg user").Aria("label", T(l, "you")).Attr("data-msg", v.Index).Body(
-			app.Div().Class("avatar").Body(icon("user")),
+		return app.Article().Class("msg user").Aria("label", i18n.T(l, "you")).Attr("data-msg", v.Index).Body(
+			app.Div().Class("avatar").Body(uikit.Icon("user")),
 			app.Div().Class("bubble").Text(m.Content),
 		)
 	}
 	actions := app.Div().Class("msg-actions").Body(
-		app.Button().Class("icon-btn copy-answer").Type("button").Aria("label", T(l, "copy")).
-			Body(icon("copy"), app.Span().Text(copyLabel(l, v.copied))).
+		app.Button().Class("icon-btn copy-answer").Type("button").Aria("label", i18n.T(l, "copy")).
+			Body(uikit.Icon("copy"), app.Span().Text(copyLabel(l, v.copied))).
 			OnClick(func(ctx app.Context, e app.Event) {
-				copyText(markdown.ToText(answerText(m)))
+				uikit.CopyText(markdown.ToText(AnswerText(m)))
 				v.copied = true
 				ctx.After(1500*time.Millisecond, func(app.Context) { v.copied = false })
 			}, app.EventScope(v.ChatID, v.Index)),
 		app.If(v.CanRegenerate, func() app.UI {
-			return app.Button().Class("icon-btn regenerate").Type("button").Aria("label", T(l, "regenerate")).
-				Body(icon("refresh"), app.Span().Text(T(l, "regenerate"))).
+			return app.Button().Class("icon-btn regenerate").Type("button").Aria("label", i18n.T(l, "regenerate")).
+				Body(uikit.Icon("refresh"), app.Span().Text(i18n.T(l, "regenerate"))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if v.Ctrl.Chat.Regenerate() {
-						ctx.Defer(func(app.Context) { stickToBottom(true) })
+						ctx.Defer(func(app.Context) { StickToBottom(true) })
 					}
 				})
 		}),
@@ -75,16 +78,16 @@ func (v *MessageView) Render() app.UI {
 			label = c.Source
 		}
 		cites = append(cites, app.Button().Class("citation").Type("button").Title(c.Source).
-			Aria("label", T(l, "chunk")+" "+sprintf("%d", ci+1)+": "+label).
-			Body(app.Span().Class("cite-n").Text(sprintf("%d", ci+1)), app.Span().Text(label)).
-			OnClick(func(ctx app.Context, e app.Event) { openCitation(ctx, c) }, app.EventScope(v.ChatID, v.Index, c.ChunkID)))
+			Aria("label", i18n.T(l, "chunk")+" "+fmt.Sprintf("%d", ci+1)+": "+label).
+			Body(app.Span().Class("cite-n").Text(fmt.Sprintf("%d", ci+1)), app.Span().Text(label)).
+			OnClick(func(ctx app.Context, e app.Event) { uikit.OpenCitation(ctx, c) }, app.EventScope(v.ChatID, v.Index, c.ChunkID)))
 	}
-	return app.Article().Class("msg assistant").Aria("label", T(l, "assistant")).Attr("data-msg", v.Index).Body(
-		app.Div().Class("avatar").Body(icon("spark")),
+	return app.Article().Class("msg assistant").Aria("label", i18n.T(l, "assistant")).Attr("data-msg", v.Index).Body(
+		app.Div().Class("avatar").Body(uikit.Icon("spark")),
 		app.Div().Class("bubble").Body(
 			v.renderAnswer(),
 			app.If(len(cites) > 0, func() app.UI {
-				return app.Nav().Class("citations").Aria("label", T(l, "sources")).Body(cites...)
+				return app.Nav().Class("citations").Aria("label", i18n.T(l, "sources")).Body(cites...)
 			}),
 			app.If(!m.Streaming && len(m.Related) > 0, func() app.UI { return v.renderRelated() }),
 			app.If(!m.Streaming, func() app.UI { return actions }),
@@ -103,10 +106,10 @@ func (v *MessageView) renderRelated() app.UI {
 			title = r.Source
 		}
 		items[i] = app.Li().Body(app.A().Class("related-link").Href(r.URL).Target(linkTarget(v.LinkTarget)).Rel("noopener").
-			Title(r.Source).Body(icon("file"), app.Span().Text(title)))
+			Title(r.Source).Body(uikit.Icon("file"), app.Span().Text(title)))
 	}
-	return app.Nav().Class("related").Aria("label", T(l, "related")).Body(
-		app.Span().Class("related-title").Text(T(l, "related")),
+	return app.Nav().Class("related").Aria("label", i18n.T(l, "related")).Body(
+		app.Span().Class("related-title").Text(i18n.T(l, "related")),
 		app.Ul().Body(items...),
 	)
 }
@@ -124,16 +127,16 @@ func (v *MessageView) renderAnswer() app.UI {
 	m := &v.Msg
 	l := v.Lang
 	html := markdown.RenderAnswer(m.Content, control.MDCards(m), markdown.Options{AllowRun: v.AllowRun, Lang: l, Streaming: m.Streaming, Expanded: v.Expanded,
-		CiteLinks: siteOf(v.Ctrl).CiteLinks(m.Citations), CiteTarget: v.LinkTarget})
+		CiteLinks: uikit.SiteOf(v.Ctrl).CiteLinks(m.Citations), CiteTarget: v.LinkTarget})
 	cls := "answer"
 	if m.Streaming {
 		cls += " cursor"
 	}
 	var parts []app.UI
 	if m.Thinking != "" {
-		label := T(l, "thought")
+		label := i18n.T(l, "thought")
 		if m.Streaming && m.Content == "" {
-			label = T(l, "thinking") + "…"
+			label = i18n.T(l, "thinking") + "…"
 		}
 		parts = append(parts, app.Details().Class("thinking").Body(
 			app.Summary().Text(label),
@@ -141,21 +144,21 @@ func (v *MessageView) renderAnswer() app.UI {
 		))
 	}
 	if m.Streaming && m.Content == "" && m.Thinking == "" {
-		parts = append(parts, app.Div().Class("typing").Aria("label", T(l, "thinking")).Body(
+		parts = append(parts, app.Div().Class("typing").Aria("label", i18n.T(l, "thinking")).Body(
 			app.Span(), app.Span(), app.Span(),
 		))
 	}
 	parts = append(parts, app.Div().Class(cls).Body(app.Raw(html)))
 	if m.Offline {
-		parts = append(parts, app.P().Class("msg-note").Text(T(l, "answered_from_kb")))
+		parts = append(parts, app.P().Class("msg-note").Text(i18n.T(l, "answered_from_kb")))
 	}
 	if m.NoMatch && !m.Streaming {
-		parts = append(parts, app.P().Class("msg-note no-match").Text(T(l, "no_match")))
+		parts = append(parts, app.P().Class("msg-note no-match").Text(i18n.T(l, "no_match")))
 	}
 	if m.Stopped {
-		parts = append(parts, app.P().Class("msg-note stopped").Text(T(l, "stopped")))
+		parts = append(parts, app.P().Class("msg-note stopped").Text(i18n.T(l, "stopped")))
 	} else if m.Error != "" {
-		parts = append(parts, app.P().Class("msg-error").Attr("role", "alert").Text(T(l, "answer_failed")+": "+m.Error))
+		parts = append(parts, app.P().Class("msg-error").Attr("role", "alert").Text(i18n.T(l, "answer_failed")+": "+m.Error))
 	}
 	if v.Debug && (m.Route != nil || m.Telemetry != nil) {
 		parts = append(parts, v.renderDebug())
@@ -178,20 +181,21 @@ func (v *MessageView) renderDebug() app.UI {
 		tel = string(b)
 	}
 	return app.Details().Class("debug").Body(
-		app.Summary().Body(app.Strong().Text(T(v.Lang, "route")+": "), app.Span().Class("route-mode").Text(route)),
+		app.Summary().Body(app.Strong().Text(i18n.T(v.Lang, "route")+": "), app.Span().Class("route-mode").Text(route)),
 		app.Pre().Class("telemetry").Text(tel),
 	)
 }
 
 func copyLabel(lang string, copied bool) string {
 	if copied {
-		return T(lang, "copied")
+		return i18n.T(lang, "copied")
 	}
-	return T(lang, "copy")
+	return i18n.T(lang, "copy")
 }
 
-// answerText is an answer without its tool blocks.
-func answerText(m *chats.Message) string {
+// AnswerText is an answer without its tool blocks: what its Copy button
+// copies, and what the Markdown export and an embedding page get.
+func AnswerText(m *chats.Message) string {
 	if m.Answer != "" {
 		return m.Answer
 	}

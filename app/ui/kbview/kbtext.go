@@ -1,4 +1,4 @@
-package ui
+package kbview
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"tinyrag/app/control"
 	"tinyrag/app/knowledge"
+	"tinyrag/app/ui/i18n"
 )
 
 // What the knowledge panel says about imports and exports, made from the
@@ -20,7 +21,7 @@ func progressText(lang string, p knowledge.Progress) string {
 		s += fmt.Sprintf(" · %.0f/s", p.Rate)
 		if left := p.Total - p.Done; left > 0 {
 			secs := math.Ceil(float64(left) / p.Rate)
-			s += " · " + (time.Duration(secs) * time.Second).String() + " " + T(lang, "left")
+			s += " · " + (time.Duration(secs) * time.Second).String() + " " + i18n.T(lang, "left")
 		}
 	}
 	return s
@@ -40,7 +41,7 @@ func humanSize(n int) string {
 // outcomeText says what an import or export did: how many documents, the
 // first few imported by name, an export's size.
 func outcomeText(lang string, o *control.Outcome) string {
-	s := fmt.Sprintf("%s: %d", T(lang, o.Action), o.Count)
+	s := fmt.Sprintf("%s: %d", i18n.T(lang, o.Action), o.Count)
 	switch {
 	case o.Action == control.OutcomeExported:
 		s += " (" + humanSize(o.Bytes) + ")"
@@ -60,7 +61,7 @@ func importErrText(lang string, k control.KnowledgeState) string {
 	var msgs []string
 	switch {
 	case k.Offline:
-		msgs = append(msgs, T(lang, "import_offline"))
+		msgs = append(msgs, i18n.T(lang, "import_offline"))
 	case k.Err != "":
 		msgs = append(msgs, k.Err)
 	}

@@ -1,7 +1,8 @@
-package ui
+package i18n
 
-// The words for updates, the offline state and start-up (update.go,
-// online.go, starting.go).
+// The words for updates, the offline state and start-up (app/ui's update
+// prompt, model banner, model pill and composer; the knowledge panel's
+// import).
 var pwaTexts = map[string][2]string{
 	"update_ready":      {"A new version is ready —", "Eine neue Version ist bereit —"},
 	"update_reload":     {"Reload", "Neu laden"},
