@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -333,6 +332,7 @@ func summarizeEmbed(vs []embedVisit) (first, later embedRow) {
 	row := func(name string, get func(embedVisit) pageSearch, failed func(embedVisit) bool) embedRow {
 		r := embedRow{Page: name, Visits: len(vs)}
 		var firsts, words, keys, site, toSite, toApp []int64
+		var keyTimes []time.Duration
 		for _, v := range vs {
 			if failed(v) {
 				r.Failed++
@@ -349,12 +349,13 @@ func summarizeEmbed(vs []embedVisit) (first, later embedRow) {
 			for _, k := range p.Keys {
 				keys = append(keys, int64(k))
 			}
+			keyTimes = append(keyTimes, p.Keys...)
 		}
 		r.First, r.Word = time.Duration(median(firsts)), time.Duration(median(words))
 		r.Keys = len(keys)
 		r.KeyMedian = time.Duration(median(keys))
-		r.KeyP90 = time.Duration(percentile(keys, 90))
-		r.KeyMax = time.Duration(percentile(keys, 100))
+		r.KeyP90 = beir.Percentile(keyTimes, 90)
+		r.KeyMax = beir.Percentile(keyTimes, 100)
 		r.SiteBytes, r.ToFirstSite, r.ToFirstApp = median(site), median(toSite), median(toApp)
 		return r
 	}
@@ -362,24 +363,6 @@ func summarizeEmbed(vs []embedVisit) (first, later embedRow) {
 	// A visit whose first page failed never opened the later one.
 	later = row("later page (same profile)", func(v embedVisit) pageSearch { return v.Later }, func(v embedVisit) bool { return v.Err() != "" })
 	return first, later
-}
-
-// percentile is the nearest-rank p-th percentile (p in (0, 100]: the
-// smallest value at least p % of the values are at or below); 0 for none.
-func percentile(v []int64, p float64) int64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := append([]int64(nil), v...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	rank := int(math.Ceil(p / 100 * float64(len(s))))
-	if rank < 1 {
-		rank = 1
-	}
-	if rank > len(s) {
-		rank = len(s)
-	}
-	return s[rank-1]
 }
 
 // String is a page's search as the run's log line shows it.
@@ -391,9 +374,10 @@ func (p pageSearch) String() string {
 	for _, k := range p.Keys {
 		ks = append(ks, int64(k))
 	}
+	keyMax := beir.Percentile(append([]time.Duration(nil), p.Keys...), 100)
 	return fmt.Sprintf("first %d ms (%d hits; site %d B, app %d B before), word %d ms, %d keys median %d max %d ms, site %d B",
 		p.First.Milliseconds(), p.FirstHits, p.ToFirstSite, p.ToFirstApp, p.Word.Milliseconds(), len(p.Keys),
-		time.Duration(median(ks)).Milliseconds(), time.Duration(percentile(ks, 100)).Milliseconds(), p.SiteBytes)
+		time.Duration(median(ks)).Milliseconds(), keyMax.Milliseconds(), p.SiteBytes)
 }
 
 // pathList lists paths by bytes, the largest first: at most n of them

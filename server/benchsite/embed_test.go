@@ -10,35 +10,6 @@ import (
 	"tinyrag/app/knowledge/beir"
 )
 
-func TestPercentile_NearestRank(t *testing.T) {
-	cases := []struct {
-		name string
-		v    []int64
-		p    float64
-		want int64
-	}{
-		{"none", nil, 90, 0},
-		{"one value is every percentile", []int64{7}, 50, 7},
-		{"max is the 100th", []int64{3, 9, 1, 5}, 100, 9},
-		{"90th of ten is the ninth smallest", []int64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 90, 9},
-		{"50th of four is the second smallest", []int64{4, 1, 3, 2}, 50, 2},
-		{"a tiny p is the smallest", []int64{4, 1, 3}, 0.1, 1},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			in := append([]int64(nil), c.v...)
-			if got := percentile(c.v, c.p); got != c.want {
-				t.Errorf("percentile(%v, %v) = %d, want %d", c.v, c.p, got, c.want)
-			}
-			for i := range in {
-				if in[i] != c.v[i] {
-					t.Fatalf("percentile reordered its input: %v, was %v", c.v, in)
-				}
-			}
-		})
-	}
-}
-
 func TestTypedQuery_FirstWordAtOnceThenTheNextWordsWithTheirSpaces(t *testing.T) {
 	cases := []struct {
 		name, q     string

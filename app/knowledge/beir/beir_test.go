@@ -53,6 +53,36 @@ func TestPercentile_NearestRank(t *testing.T) {
 	}
 }
 
+func TestPercentile_EdgesOfTheNearestRank(t *testing.T) {
+	ms := func(v ...int) []time.Duration {
+		var ds []time.Duration
+		for _, x := range v {
+			ds = append(ds, time.Duration(x)*time.Millisecond)
+		}
+		return ds
+	}
+	cases := []struct {
+		name string
+		v    []time.Duration
+		p    float64
+		want time.Duration
+	}{
+		{"none", nil, 90, 0},
+		{"one value is every percentile", ms(7), 50, 7 * time.Millisecond},
+		{"max is the 100th", ms(3, 9, 1, 5), 100, 9 * time.Millisecond},
+		{"90th of ten is the ninth smallest", ms(10, 9, 8, 7, 6, 5, 4, 3, 2, 1), 90, 9 * time.Millisecond},
+		{"50th of four is the second smallest", ms(4, 1, 3, 2), 50, 2 * time.Millisecond},
+		{"a tiny p is the smallest", ms(4, 1, 3), 0.1, 1 * time.Millisecond},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Percentile(c.v, c.p); got != c.want {
+				t.Errorf("Percentile(%v, %v) = %v, want %v", c.v, c.p, got, c.want)
+			}
+		})
+	}
+}
+
 func TestReaders_ParseBEIRAndRejectBadLines(t *testing.T) {
 	docs, err := ReadCorpus(strings.NewReader(`{"_id":"d1","title":"T","text":"x"}` + "\n\n" + `{"_id":"d2","title":"","text":"y"}`))
 	if err != nil || len(docs) != 2 || docs[1].ID != "d2" {
