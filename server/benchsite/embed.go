@@ -169,6 +169,25 @@ func waitEmbed(ctx context.Context, timeout time.Duration, ok func(embedState) b
 	}
 }
 
+// awaitResults waits until the page saw key number n (counted from the
+// page's start) and then drew the results for value; it returns the page's
+// state and that drawing.
+func awaitResults(ctx context.Context, n int, value string, timeout time.Duration) (embedState, embedRender, error) {
+	var r embedRender
+	st, err := waitEmbed(ctx, timeout, func(s embedState) bool {
+		if len(s.Keys) <= n {
+			return false
+		}
+		var ok bool
+		r, ok = renderFor(s.Renders, s.Keys[n].T, value)
+		return ok
+	})
+	if err != nil {
+		return st, r, fmt.Errorf("results for %q: %v", value, err)
+	}
+	return st, r, nil
+}
+
 // searchOnPage presses Ctrl-K on the open host page, types first at once
 // and waits for its results, then types rest a key at a time, each key's
 // results awaited before the next key.
@@ -184,15 +203,9 @@ func searchOnPage(ctx context.Context, first, rest string, proxy *throttle, time
 		out.Err = "typing: " + err.Error()
 		return out
 	}
-	st, err = waitEmbed(ctx, timeout, func(s embedState) bool {
-		if len(s.Keys) <= n {
-			return false
-		}
-		_, ok := renderFor(s.Renders, s.Keys[n].T, first)
-		return ok
-	})
+	st, w, err := awaitResults(ctx, n, first, timeout)
 	if err != nil {
-		out.Err = fmt.Sprintf("results for %q: %v", first, err)
+		out.Err = err.Error()
 		return out
 	}
 	ctrlK := st.Keys[n].T
@@ -201,7 +214,6 @@ func searchOnPage(ctx context.Context, first, rest string, proxy *throttle, time
 		return out
 	}
 	f, _ := firstRender(st.Renders, ctrlK)
-	w, _ := renderFor(st.Renders, ctrlK, first)
 	out.First, out.FirstHits, out.Word = msDuration(f.T-ctrlK), f.Hits, msDuration(w.T-ctrlK)
 	if proxy != nil {
 		wall := func(t float64) time.Time { return time.UnixMicro(int64((st.Origin + t) * 1000)) }
@@ -224,19 +236,12 @@ func searchOnPage(ctx context.Context, first, rest string, proxy *throttle, time
 			out.Err = "typing: " + err.Error()
 			return out
 		}
-		want := value
-		st, err = waitEmbed(ctx, timeout, func(s embedState) bool {
-			if len(s.Keys) <= n {
-				return false
-			}
-			_, ok := renderFor(s.Renders, s.Keys[n].T, want)
-			return ok
-		})
+		var r embedRender
+		st, r, err = awaitResults(ctx, n, value, timeout)
 		if err != nil {
-			out.Err = fmt.Sprintf("results for %q: %v", want, err)
+			out.Err = err.Error()
 			return out
 		}
-		r, _ := renderFor(st.Renders, st.Keys[n].T, want)
 		out.Keys = append(out.Keys, msDuration(r.T-st.Keys[n].T))
 	}
 	if proxy != nil {
