@@ -137,7 +137,7 @@ size-packages: browsermod
 size: wasm
 	@printf "%-14s %12s %12s %12s\n" file raw gzip brotli
 	@for f in $(WEB_OUT)/*.wasm assets/embed.js; do \
-	  $(GO) run ./server/precompress -cache bin/brcache -brotli-wasm $(BROTLI_WASM) -size $$f; \
+	  ./bin/tools/precompress -cache bin/brcache -brotli-wasm $(BROTLI_WASM) -size $$f; \
 	done
 
 bench:
