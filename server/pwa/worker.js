@@ -148,9 +148,9 @@ function completeStore() {
 }
 
 // A bundle's files are named by their content (app/knowledge/bundle):
-// manifest-<hash>.json, and <kind>/<hash>.<ext>. Such a URL names one
-// content for good.
-const BUNDLE_FILE = /\/(manifest-([0-9a-f]{16})\.json|[a-z]\/([0-9a-f]{16})\.(bin|json|txt))$/;
+// manifest-<hash>.json, <kind>/<hash>.<ext>, and fragments by a shorter
+// hash, f/<hash>.json. Such a URL names one content for good.
+const BUNDLE_FILE = /\/(manifest-([0-9a-f]{16})\.json|[a-z]\/([0-9a-f]{16})\.(bin|json|txt)|f\/([0-9a-f]{8})\.json)$/;
 
 // bundleFile answers one of a bundle's files: from the site cache when it
 // is stored, else from the network, and keeps it there (the files a query
@@ -282,7 +282,8 @@ async function storeSite() {
     }
     const body = await r.arrayBuffer();
     const name = BUNDLE_FILE.exec(new URL(u).pathname);
-    if (!name || hex(await crypto.subtle.digest('SHA-256', body)).slice(0, 16) !== (name[2] || name[3])) {
+    const want = name && (name[2] || name[3] || name[5]);
+    if (!want || hex(await crypto.subtle.digest('SHA-256', body)).slice(0, want.length) !== want) {
       throw new Error(u + ' is damaged: its content is not what its name says');
     }
     try {

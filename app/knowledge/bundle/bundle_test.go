@@ -1,7 +1,9 @@
 package bundle
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -134,7 +136,7 @@ func TestBundle_RanksExactlyAsTheInMemoryIndex(t *testing.T) {
 		paged bool
 	}{
 		{"default shards", Options{}, false},
-		{"tiny shards, paged maps", Options{ShardBytes: 300, LexiconBytes: 100, TablePer: 7, FiguresPer: 5, MapPage: 4}, true},
+		{"tiny shards, paged maps", Options{ShardBytes: 300, LexiconBytes: 100, FiguresPer: 5, MapPage: 4}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := write(t, ins, tt.opt)
@@ -202,6 +204,11 @@ func TestBundle_AQueryFetchesOnlyItsShardsAndTheFragmentsItShows(t *testing.T) {
 			frags++
 		case "x/", "s/":
 			t.Errorf("a plain search fetched lexicon shard %s", f)
+		case "g/", "p/":
+		default:
+			// The figure shards name the fragments: nothing stands between
+			// ranking and the fragments of its hits.
+			t.Errorf("a search fetched %s, neither a shard it ranks with nor a fragment", f)
 		}
 	}
 	// One term; feedback adds up to ten more, and reads ten fragments.
@@ -270,9 +277,11 @@ func TestOpen_RefusesAnotherVersionAndAManifestOfAnotherHash(t *testing.T) {
 	if _, err := Open(ctx, url, strings.Repeat("0", 64), fs.fetch); !errors.Is(err, ErrDamaged) {
 		t.Errorf("wrong hash: %v, want ErrDamaged", err)
 	}
-	m := strings.Replace(string(out.Files[out.ManifestName]), `"version": 2`, `"version": 3`, 1)
-	if _, err := ParseManifest([]byte(m)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "version 3") {
-		t.Errorf("version 3: %v, want ErrVersion naming it", err)
+	for _, v := range []int{Version - 1, Version + 1} {
+		m := strings.Replace(string(out.Files[out.ManifestName]), fmt.Sprintf(`"version": %d`, Version), fmt.Sprintf(`"version": %d`, v), 1)
+		if _, err := ParseManifest([]byte(m)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), fmt.Sprintf("version %d", v)) {
+			t.Errorf("version %d: %v, want ErrVersion naming it", v, err)
+		}
 	}
 	if _, err := ParseManifest([]byte(`{"format":"pagefind","version":2}`)); !errors.Is(err, ErrVersion) {
 		t.Errorf("another format: %v, want ErrVersion", err)
@@ -324,3 +333,31 @@ func TestReadDir_ReadsWhatWriteDirWrote(t *testing.T) {
 }
 
 func osWriteFile(name, s string) error { return os.WriteFile(name, []byte(s), 0o644) }
+
+func TestPlaceFragment_KeepsTwoFragmentsWithOneShortHashApart(t *testing.T) {
+	// A name function under which every fragment collides until it is
+	// changed: the newline that tells it apart must give it its own name
+	// and leave its JSON what it was.
+	collide := func(b []byte) string {
+		if bytes.HasSuffix(b, []byte("\n")) {
+			return fragmentName(b)
+		}
+		return "f/00000000.json"
+	}
+	files := map[string][]byte{}
+	a := placeFragment(files, []byte(`{"document":{"id":"a"}}`), collide)
+	b := placeFragment(files, []byte(`{"document":{"id":"b"}}`), collide)
+	again := placeFragment(files, []byte(`{"document":{"id":"a"}}`), collide)
+	if a != "f/00000000.json" || b == a || again != a || len(files) != 2 {
+		t.Fatalf("names %s, %s, %s for %d files; want the second apart and the repeat shared", a, b, again, len(files))
+	}
+	var doc struct {
+		Document struct{ ID string } `json:"document"`
+	}
+	if err := json.Unmarshal(files[b], &doc); err != nil || doc.Document.ID != "b" {
+		t.Errorf("the fragment told apart reads %q (%v), want document b", files[b], err)
+	}
+	if err := verify(b, files[b]); err != nil {
+		t.Errorf("the fragment told apart is not named by its content: %v", err)
+	}
+}

@@ -9,8 +9,9 @@ import (
 // A figure shard holds what ranking reads about the chunks of a run of
 // documents, Figures.Per documents from ordinal i·Per on:
 //
-//	per document: uvarint chunks, uvarint title length, then per chunk,
-//	  in the index's order: uvarint body length
+//	per document: its fragment's name (4 bytes, the hash in
+//	  f/<hash>.json), uvarint chunks, uvarint title length, then per
+//	  chunk, in the index's order: uvarint body length
 //
 // Everything else follows: a document's chunks come right after the
 // previous document's, its length is its chunks' lengths less the title
@@ -20,6 +21,7 @@ import (
 
 // docFigures are one document's figures.
 type docFigures struct {
+	frag     [fragNameLen / 2]byte // the fragment's name (fragmentName)
 	titleLen uint32
 	lens     []uint32 // body length by slot (the chunk's place in the document)
 }
@@ -27,6 +29,7 @@ type docFigures struct {
 func encodeFigures(docs []docFigures) []byte {
 	var b []byte
 	for _, d := range docs {
+		b = append(b, d.frag[:]...)
 		b = appendUvarint(b, uint64(len(d.lens)))
 		b = appendUvarint(b, uint64(d.titleLen))
 		for _, l := range d.lens {
@@ -42,11 +45,17 @@ func decodeFigures(data []byte, n, maxChunks int) ([]docFigures, error) {
 	out := make([]docFigures, 0, n)
 	total := 0
 	for i := 0; i < n && d.err == nil; i++ {
+		var frag [fragNameLen / 2]byte
+		if len(d.b) < len(frag) {
+			d.err = fmt.Errorf("%w: the figures end in a document's name", ErrDamaged)
+			break
+		}
+		d.b = d.b[copy(frag[:], d.b):]
 		k := int(d.u32(uint64(maxChunks - total)))
 		if k == 0 && d.err == nil {
 			d.err = fmt.Errorf("%w: a document without chunks", ErrDamaged)
 		}
-		f := docFigures{titleLen: d.u32(1<<32 - 1), lens: make([]uint32, 0, k)}
+		f := docFigures{frag: frag, titleLen: d.u32(1<<32 - 1), lens: make([]uint32, 0, k)}
 		for j := 0; j < k && d.err == nil; j++ {
 			f.lens = append(f.lens, d.u32(1<<32-1))
 		}

@@ -39,14 +39,14 @@ type Index struct {
 
 	// mu guards seg and the maps below: postings are added under the
 	// write lock, rankings read the segment under the read lock.
-	mu     sync.RWMutex
-	seg    *segment        // nil until the figures are loaded
-	terms  map[string]bool // term shards taken into seg, by file
-	lex    map[string][]lexEntry
-	pages  map[string]ShardMap
-	tables map[int][]byte
-	frags  map[uint32]*fragment
-	known  map[string]bool // ids of the documents fetched
+	mu    sync.RWMutex
+	seg   *segment        // nil until the figures are loaded
+	names []fragName      // the fragments' names by ordinal, with seg
+	terms map[string]bool // term shards taken into seg, by file
+	lex   map[string][]lexEntry
+	pages map[string]ShardMap
+	frags map[uint32]*fragment
+	known map[string]bool // ids of the documents fetched
 
 	files flight
 }
@@ -83,7 +83,7 @@ func Open(ctx context.Context, manifestURL, sha string, fetch Fetch) (*Index, er
 	return &Index{url: manifestURL, base: base, man: m, fetch: fetch, an: an,
 		ranker: rank.New(rank.Config{Analyzer: an}),
 		terms:  map[string]bool{}, lex: map[string][]lexEntry{}, pages: map[string]ShardMap{},
-		tables: map[int][]byte{}, frags: map[uint32]*fragment{}, known: map[string]bool{}}, nil
+		frags: map[uint32]*fragment{}, known: map[string]bool{}}, nil
 }
 
 // Manifest returns the bundle's manifest.
@@ -369,76 +369,31 @@ func (ix *Index) loadFigures(ctx context.Context) error {
 		if err != nil {
 			return nil, err
 		}
+		names := make([]fragName, len(docs))
+		for o, d := range docs {
+			names[o] = d.frag
+		}
 		ix.mu.Lock()
-		ix.seg = seg
+		ix.seg, ix.names = seg, names
 		ix.mu.Unlock()
 		return nil, nil
 	})
 	return err
 }
 
-// FetchText implements rank.Fetcher: it fetches, at once, the document
-// tables and then the fragments of the chunks' documents.
+// FetchText implements rank.Fetcher: it fetches, at once, the fragments
+// of the chunks' documents (their names come with the figures).
 func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
 	var ords []uint32
-	tables := map[int]bool{}
 	ix.mu.RLock()
 	for _, c := range chunks {
 		o := uint32(c.Doc.Ord)
-		if _, ok := ix.frags[o]; !ok && !containsOrd(ords, o) {
+		if _, ok := ix.frags[o]; !ok && !slices.Contains(ords, o) {
 			ords = append(ords, o)
-			if t := int(o) / ix.man.Tables.Per; ix.tables[t] == nil {
-				tables[t] = true
-			}
 		}
 	}
 	ix.mu.RUnlock()
-	if len(ords) == 0 {
-		return nil
-	}
-	var ts []int
-	for t := range tables {
-		ts = append(ts, t)
-	}
-	if err := parallel(len(ts), func(k int) error { _, err := ix.table(ctx, ts[k]); return err }); err != nil {
-		return err
-	}
 	return parallel(len(ords), func(k int) error { _, err := ix.fragment(ctx, ords[k]); return err })
-}
-
-func containsOrd(s []uint32, o uint32) bool {
-	for _, x := range s {
-		if x == o {
-			return true
-		}
-	}
-	return false
-}
-
-// table returns document table t, fetching it on first use.
-func (ix *Index) table(ctx context.Context, t int) ([]byte, error) {
-	ix.mu.RLock()
-	b := ix.tables[t]
-	ix.mu.RUnlock()
-	if b != nil {
-		return b, nil
-	}
-	if t < 0 || t >= len(ix.man.Tables.Files) {
-		return nil, fmt.Errorf("%w: no document table %d", ErrDamaged, t)
-	}
-	name := ix.man.Tables.Files[t]
-	b, err := ix.file(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	want := min(ix.man.Tables.Per, ix.man.Docs-t*ix.man.Tables.Per) * tableEntry
-	if len(b) != want {
-		return nil, fmt.Errorf("%w: %s has %d bytes, want %d", ErrDamaged, name, len(b), want)
-	}
-	ix.mu.Lock()
-	ix.tables[t] = b
-	ix.mu.Unlock()
-	return b, nil
 }
 
 // fragment returns document ord and its chunks, fetching them on first
@@ -453,13 +408,12 @@ func (ix *Index) fragment(ctx context.Context, ord uint32) (*fragment, error) {
 	if int(ord) >= ix.man.Docs {
 		return nil, fmt.Errorf("%w: no document %d", ErrDamaged, ord)
 	}
-	per := ix.man.Tables.Per
-	t, err := ix.table(ctx, int(ord)/per)
-	if err != nil {
+	if err := ix.loadFigures(ctx); err != nil {
 		return nil, err
 	}
-	at := (int(ord) % per) * tableEntry
-	name := "f/" + hex.EncodeToString(t[at:at+tableEntry]) + ".json"
+	ix.mu.RLock()
+	name := "f/" + hex.EncodeToString(ix.names[ord][:]) + ".json"
+	ix.mu.RUnlock()
 	data, err := ix.file(ctx, name)
 	if err != nil {
 		return nil, err

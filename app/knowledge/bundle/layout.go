@@ -3,27 +3,28 @@
 // visitor's query fetches only what it needs.
 //
 // A bundle is a folder of files, each named by its content (the first 64
-// bits of its SHA-256, in hex), so a host and a browser may cache every one
-// for good, and a republished site changes only the names of what changed:
+// bits of its SHA-256, in hex; 32 for fragments, see fragmentName), so a
+// host and a browser may cache every one for good, and a republished site
+// changes only the names of what changed:
 //
 //	manifest-<hash>.json  what ranking needs globally: counts, field lengths,
 //	                      the terms too common for feedback, and the maps
 //	                      of the shard files below (Manifest)
 //	t/<hash>.bin          term shards: a range of terms with their postings
 //	                      (postings.go)
-//	g/<hash>.bin          figure shards: each chunk's length and place, for
-//	                      a run of documents (figures.go)
+//	g/<hash>.bin          figure shards: each chunk's length and place, and
+//	                      each document's fragment name, for a run of
+//	                      documents (figures.go)
 //	x/<hash>.bin          lexicon shards: the terms alone with the number of
 //	                      chunks holding each, for prefix lookups (lexicon.go)
 //	s/<hash>.bin          suffix shards: the terms spelt backwards, for
 //	                      near-miss lookups (lexicon.go)
-//	d/<hash>.bin          document tables: each document's fragment name
 //	f/<hash>.json         fragments: one document and its chunks
 //	l/<hash>.txt          the list of every file, for a background download
 //
 // A visit reads the manifest and the figure shards once; a query then
 // reads the term shards of its words and the fragments of the documents
-// it shows (and their document tables).
+// it shows, whose names the figure shards hold: two rounds of requests.
 //
 // The index stays bleve's: a bundle is written from the same in-memory
 // index the app builds when a visitor imports the same pages (scorch with
@@ -47,7 +48,7 @@ import (
 // Format and Version name the layout; a reader refuses any other.
 const (
 	Format  = "tinyrag-bundle"
-	Version = 2
+	Version = 3
 )
 
 // Manifest is a bundle's manifest-<hash>.json.
@@ -69,10 +70,8 @@ type Manifest struct {
 	Terms    ShardMap `json:"terms"`
 	Lexicon  ShardMap `json:"lexicon"`
 	Suffixes ShardMap `json:"suffixes"`
-	// Figures are the figure shards, Tables the document tables, each
-	// for Per documents, by ordinal.
+	// Figures are the figure shards, each for Per documents, by ordinal.
 	Figures Tables `json:"figures"`
-	Tables  Tables `json:"tables"`
 	// Files is the list of every file of the bundle but the manifest.
 	Files FileList `json:"files"`
 }
@@ -161,13 +160,31 @@ var (
 // it allocate without limit. 2^24 chunks is some five million pages.
 const maxChunks = 1 << 24
 
-// nameLen is how many hex digits of a file's SHA-256 name it.
-const nameLen = 16
+// nameLen is how many hex digits of a file's SHA-256 name it;
+// fragNameLen the same for a fragment, whose name every figure shard
+// repeats for each of its documents (fragmentName).
+const (
+	nameLen     = 16
+	fragNameLen = 8
+)
 
 // contentName names data: dir/<hash>.ext.
 func contentName(dir string, data []byte, ext string) string {
 	sum := sha256.Sum256(data)
 	return dir + "/" + hex.EncodeToString(sum[:])[:nameLen] + ext
+}
+
+// fragmentName names a fragment: f/<hash>.json with the first 32 bits of
+// its SHA-256. The figure shards carry each document's fragment name, so
+// that a query fetches the fragments of its hits as soon as it has ranked
+// them, without a round of requests for a table of names first; 32 bits
+// keep that at four bytes a document. The writer keeps the names of one
+// bundle distinct (writeDocuments); a fragment of a later version whose
+// name an earlier one had is a chance of one in four billion per changed
+// document.
+func fragmentName(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "f/" + hex.EncodeToString(sum[:])[:fragNameLen] + ".json"
 }
 
 // manifestName is the manifest's file name for its bytes.
@@ -185,7 +202,8 @@ func IsContentNamed(name string) bool {
 		base = strings.TrimPrefix(base, "manifest-")
 	}
 	hash, _, _ := strings.Cut(base, ".")
-	if len(hash) != nameLen {
+	fragment := len(hash) == fragNameLen && path.Base(path.Dir(name)) == "f"
+	if len(hash) != nameLen && !fragment {
 		return false
 	}
 	_, err := hex.DecodeString(hash)
@@ -197,8 +215,11 @@ func verify(name string, data []byte) error {
 	base := path.Base(name)
 	want := strings.TrimPrefix(base, "manifest-")
 	want, _, _ = strings.Cut(want, ".")
+	if len(want) != nameLen && len(want) != fragNameLen {
+		return fmt.Errorf("%w: %s is not named by its content", ErrDamaged, name)
+	}
 	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:])[:nameLen]; got != want {
+	if got := hex.EncodeToString(sum[:])[:len(want)]; got != want {
 		return fmt.Errorf("%w: %s is not the file its name says (content %s)", ErrDamaged, name, got)
 	}
 	return nil
@@ -254,14 +275,12 @@ func (m *Manifest) check() error {
 			}
 		}
 	}
-	for name, t := range map[string]Tables{"figures": m.Figures, "tables": m.Tables} {
-		if t.Per <= 0 || len(t.Files) != (m.Docs+t.Per-1)/t.Per {
-			return bad(name + " do not cover the documents")
-		}
-		for _, f := range t.Files {
-			if !IsContentNamed(f) {
-				return bad(name + " name a file " + f + " that is not named by its content")
-			}
+	if t := m.Figures; t.Per <= 0 || len(t.Files) != (m.Docs+t.Per-1)/t.Per {
+		return bad("figures do not cover the documents")
+	}
+	for _, f := range m.Figures.Files {
+		if !IsContentNamed(f) {
+			return bad("figures name a file " + f + " that is not named by its content")
 		}
 	}
 	return nil

@@ -61,7 +61,3 @@ func reverse(s string) string {
 	slices.Reverse(r)
 	return string(r)
 }
-
-// A document table is the fragment names of Tables.Per documents, 8 bytes
-// (the hash in the name) each.
-const tableEntry = nameLen / 2

@@ -34,10 +34,9 @@ type Options struct {
 	// LexiconBytes is the same for lexicon and suffix shards (default
 	// DefaultLexiconBytes).
 	LexiconBytes int
-	// TablePer is how many documents a document table maps (default
-	// DefaultTablePer), FiguresPer how many a figure shard covers
-	// (default DefaultFiguresPer).
-	TablePer, FiguresPer int
+	// FiguresPer is how many documents a figure shard covers (default
+	// DefaultFiguresPer).
+	FiguresPer int
 	// MapPage is how many shards a shard map lists before it is paged
 	// (default 256, pages.go).
 	MapPage int
@@ -47,7 +46,6 @@ type Options struct {
 const (
 	DefaultShardBytes   = 4 << 10
 	DefaultLexiconBytes = 8 << 10
-	DefaultTablePer     = 64
 	DefaultFiguresPer   = 1024
 )
 
@@ -81,7 +79,6 @@ func Write(ctx context.Context, ins []knowledge.Input, opt Options) (*Output, er
 	}
 	opt.ShardBytes = positive(opt.ShardBytes, DefaultShardBytes)
 	opt.LexiconBytes = positive(opt.LexiconBytes, DefaultLexiconBytes)
-	opt.TablePer = positive(opt.TablePer, DefaultTablePer)
 	opt.FiguresPer = positive(opt.FiguresPer, DefaultFiguresPer)
 	opt.MapPage = positive(opt.MapPage, mapPage)
 
@@ -106,10 +103,11 @@ func Write(ctx context.Context, ins []knowledge.Input, opt Options) (*Output, er
 	out := &Output{Files: map[string][]byte{}}
 	m := &Manifest{Format: Format, Version: Version, Title: opt.Title, Language: kb.Language(),
 		Created: opt.Now().UTC(), Docs: len(ords), Chunks: len(desc.Ord), Common: []string{}}
-	if err := writeTerms(ix, desc, m, out, opt); err != nil {
+	frags, err := writeDocuments(ctx, kb, store, ords, out)
+	if err != nil {
 		return nil, err
 	}
-	if err := writeDocuments(ctx, kb, store, ords, m, out, opt.TablePer); err != nil {
+	if err := writeTerms(ix, desc, frags, m, out, opt); err != nil {
 		return nil, err
 	}
 	m.Stats.DocTokens = desc.Tokens
@@ -172,7 +170,7 @@ func cardinality(ix rank.Index, m *Manifest) error {
 }
 
 // writeTerms writes the term, lexicon and suffix shards.
-func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output, opt Options) error {
+func writeTerms(ix rank.Index, desc *rank.Description, frags []fragName, m *Manifest, out *Output, opt Options) error {
 	view, err := ix.View()
 	if err != nil {
 		return fmt.Errorf("bundle: %w", err)
@@ -188,7 +186,7 @@ func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output,
 		segs = append(segs, figSegment{fs, offset})
 		offset += uint32(fs.Count())
 	}
-	if err := writeFigures(segs, desc, m, out, opt.FiguresPer); err != nil {
+	if err := writeFigures(segs, desc, frags, m, out, opt.FiguresPer); err != nil {
 		return err
 	}
 	// Every body term, in byte order (a title's terms are in its
@@ -244,7 +242,7 @@ type figSegment struct {
 // writeFigures writes the figure shards, per documents each. The chunk
 // order they imply (documents by ordinal, a document's chunks by number
 // as text) must be the in-memory index's: it is checked here.
-func writeFigures(segs []figSegment, desc *rank.Description, m *Manifest, out *Output, per int) error {
+func writeFigures(segs []figSegment, desc *rank.Description, frags []fragName, m *Manifest, out *Output, per int) error {
 	var body, title []uint32
 	for _, s := range segs {
 		body = append(body, s.s.Lengths(rank.FieldBody)...)
@@ -269,7 +267,10 @@ func writeFigures(segs []figSegment, desc *rank.Description, m *Manifest, out *O
 		for c < len(desc.Ord) && desc.Ord[c] == o {
 			c++
 		}
-		d := docFigures{lens: body[start:c]}
+		if int(o) >= len(frags) {
+			return fmt.Errorf("bundle: document %d has chunks but no fragment", o)
+		}
+		d := docFigures{frag: frags[o], lens: body[start:c]}
 		for slot, n := range slotNumbers(c - start) {
 			if desc.N[start+slot] != n {
 				return fmt.Errorf("bundle: document %d keeps chunk %d in place %d, the layout expects chunk %d there", o, desc.N[start+slot], slot, n)
@@ -368,36 +369,49 @@ func writeLexicon(dir string, entries []lexEntry, cut int, out *Output) ShardMap
 // fragment is one document and its chunks: an f/<hash>.json file.
 type fragment = knowledge.Record
 
-// writeDocuments writes each document's fragment and the tables mapping
-// ordinals to them.
-func writeDocuments(ctx context.Context, kb *knowledge.KB, store knowledge.Store, ords []string, m *Manifest, out *Output, per int) error {
-	m.Tables.Per = per
-	var table []byte
-	for o, id := range ords {
+// fragName is the hash in a fragment's name, f/<hash>.json.
+type fragName = [fragNameLen / 2]byte
+
+// placeFragment adds a fragment to files under its name and returns the
+// name: a name another fragment holds already gets a newline after the
+// JSON until it is the fragment's own.
+func placeFragment(files map[string][]byte, data []byte, name func([]byte) string) string {
+	n := name(data)
+	for prev, taken := files[n]; taken && !bytes.Equal(prev, data); prev, taken = files[n] {
+		data = append(data, '\n')
+		n = name(data)
+	}
+	files[n] = data
+	return n
+}
+
+// writeDocuments writes each document's fragment and returns their names
+// by ordinal, for the figure shards. Two documents' fragments whose
+// names would be one (their short hashes collide, a chance of about one
+// in 9,000 for a bundle of 1,000 documents) are told apart by a newline
+// after the later one's JSON: the same document to a reader, another
+// hash.
+func writeDocuments(ctx context.Context, kb *knowledge.KB, store knowledge.Store, ords []string, out *Output) ([]fragName, error) {
+	names := make([]fragName, 0, len(ords))
+	for _, id := range ords {
 		d, ok := kb.Document(id)
 		if !ok {
-			return fmt.Errorf("bundle: document %s has an ordinal but no record", id)
+			return nil, fmt.Errorf("bundle: document %s has an ordinal but no record", id)
 		}
 		cs, err := store.Chunks(ctx, id)
 		if err != nil {
-			return fmt.Errorf("bundle: chunks of %s: %w", d.Source, err)
+			return nil, fmt.Errorf("bundle: chunks of %s: %w", d.Source, err)
 		}
 		data, err := json.Marshal(fragment{Document: d, Chunks: cs})
 		if err != nil {
-			return fmt.Errorf("bundle: encode %s: %w", d.Source, err)
+			return nil, fmt.Errorf("bundle: encode %s: %w", d.Source, err)
 		}
-		name := contentName("f", data, ".json")
-		out.Files[name] = data
-		hash, _ := hex.DecodeString(name[2 : 2+nameLen])
-		table = append(table, hash...)
-		if (o+1)%per == 0 || o == len(ords)-1 {
-			tn := contentName("d", table, ".bin")
-			out.Files[tn] = table
-			m.Tables.Files = append(m.Tables.Files, tn)
-			table = nil
-		}
+		name := placeFragment(out.Files, data, fragmentName)
+		var h fragName
+		hex.Decode(h[:], []byte(name[len("f/"):len("f/")+fragNameLen]))
+		names = append(names, h)
 	}
-	return nil
+	return names, nil
 }
 
 // WriteDir writes the bundle's files into dir, which must be empty, not
