@@ -34,8 +34,10 @@ var appInfo = pwa.App{
 }
 
 // pageScripts run in the page beside go-app's loader: the update prompt's
-// link to the service worker, and the composer before the wasm is ready.
-var pageScripts = []string{"/web/pwa.js defer", "/web/early-input.js defer"}
+// link to the service worker, the composer before the wasm is ready, and
+// the downloads every first search of the site's knowledge needs, started
+// as soon as the script arrives.
+var pageScripts = []string{"/web/pwa.js defer", "/web/early-input.js defer", "/web/site-prefetch.js async"}
 
 // appHandler is go-app's handler with every resource local (go-app's
 // defaults point icons at a public host, which breaks offline use). res

@@ -54,11 +54,23 @@ func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 	defer onResp.Release()
 	defer onBody.Release()
 	defer onErr.Release()
-	js.Global().Call("fetch", u).Call("then", onResp, onErr)
+	request(u).Call("then", onResp, onErr)
 	select {
 	case r := <-done:
 		return r.data, r.status, r.err
 	case <-ctx.Done():
 		return nil, 0, ctx.Err()
 	}
+}
+
+// request returns a promise of the response for u: the one the page's
+// site-prefetch.js started while app.wasm loaded, if it asked for u, or a
+// new fetch.
+func request(u string) js.Value {
+	if pf := js.Global().Get("tinyragPrefetch"); pf.Type() == js.TypeObject {
+		if p := pf.Call("take", u); p.Type() == js.TypeObject {
+			return p
+		}
+	}
+	return js.Global().Call("fetch", u)
 }

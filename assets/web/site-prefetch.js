@@ -1,0 +1,92 @@
+// Starts the downloads that every first search of the site's knowledge
+// needs — tinyrag.json, each bundle's manifest, its figure shards and, on
+// a small site, its term map pages — while app.wasm is still arriving.
+// They are a few kilobytes beside app.wasm's megabytes, and without this
+// a visitor's first search would wait for three rounds of them after the
+// app is ready (the config, then the manifest, then the shards it names;
+// docs/site-knowledge.md, "In the app").
+//
+// The app takes each response from here (window.tinyragPrefetch.take,
+// app/control/sitefile) instead of asking again, and checks every byte as
+// it checks a file it fetched itself; a URL the app never takes costs only
+// its bytes. Nothing is fetched when the browser asks to save data.
+'use strict';
+
+(() => {
+  const script = document.currentScript;
+  // The script lives in the site's web/ folder; tinyrag.json sits one up,
+  // beside index.html (wherever the site was copied to).
+  const configURL = script ? new URL('../tinyrag.json', script.src).href : '';
+  const pending = new Map();
+  // The config is read twice by an embedded view (its embedding policy,
+  // then the site's knowledge): its response is handed out as copies.
+  const keep = new Set([configURL]);
+
+  window.tinyragPrefetch = {
+    // take returns a promise of the response for url if this script asked
+    // for it, or undefined. A prefetch that failed is asked again, so the
+    // caller sees the network's own answer.
+    take(url) {
+      const p = pending.get(url);
+      if (!p) return undefined;
+      if (!keep.has(url)) pending.delete(url);
+      return p.then((r) => (keep.has(url) ? r.clone() : r), () => fetch(url));
+    },
+  };
+
+  const conn = navigator.connection;
+  if (!configURL || (conn && conn.saveData)) return;
+
+  // The file counts past which a site is large enough that its first
+  // search fetches only what it needs: figure shards cover 1,024 documents
+  // each, map pages 256 term shards.
+  const maxFigures = 64;
+  const maxMapPages = 8;
+
+  // get starts a download and keeps its promise for take(). then, if set,
+  // reads the body and starts the downloads it names before the promise
+  // resolves: whoever takes a response can only ask for what it names
+  // after this script has asked for it, so nothing is asked twice.
+  const get = (url, then) => {
+    let p = fetch(url, { priority: 'low' });
+    if (then) {
+      p = p.then((r) => (r.ok ? r.clone().json().then(then).catch(() => {}) : Promise.resolve()).then(() => r));
+    }
+    p.catch(() => { /* take() asks again */ });
+    pending.set(url, p);
+  };
+
+  // An embedded view may name the bundles it searches (data-bundles):
+  // by URL, manifest file name or folder name, as the app chooses them.
+  const wanted = (new URLSearchParams(location.search).get('bundles') || '')
+    .split(',').map((s) => s.trim()).filter(Boolean);
+  const chosen = (manifestURL) => {
+    if (wanted.length === 0) return true;
+    const parts = new URL(manifestURL).pathname.split('/');
+    const name = parts[parts.length - 1];
+    const dir = parts[parts.length - 2] || '';
+    return wanted.some((w) => w === manifestURL || w === name || w === dir);
+  };
+
+  const manifest = (manifestURL) => (m) => {
+    const files = [];
+    if (m && m.figures && Array.isArray(m.figures.files) && m.figures.files.length <= maxFigures) {
+      files.push(...m.figures.files);
+    }
+    if (m && m.terms && m.terms.paged && Array.isArray(m.terms.files) && m.terms.files.length <= maxMapPages) {
+      files.push(...m.terms.files);
+    }
+    for (const f of files) {
+      if (typeof f === 'string') get(new URL(f, manifestURL).href);
+    }
+  };
+
+  get(configURL, (cfg) => {
+    if (!cfg || !Array.isArray(cfg.bundles)) return;
+    for (const b of cfg.bundles) {
+      if (!b || typeof b.url !== 'string') continue;
+      const u = new URL(b.url, configURL).href;
+      if (chosen(u)) get(u, manifest(u));
+    }
+  });
+})();
