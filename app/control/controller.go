@@ -188,13 +188,18 @@ func (ctl *Controller) Start(pub Publisher) {
 }
 
 // begin opens the stores on a goroutine of the controller's, marks the
-// app ready when they are, and then checks the model.
+// app ready when they are, and then checks the model. The site's
+// knowledge opens beside the stores (openSite).
 func (ctl *Controller) begin() {
 	c := ctl.c
 	started := c.now()
+	rt := &Runtime{NanoGo: c.deps.NanoGo, Origin: c.deps.Origin, HTTP: c.deps.HTTP, Online: c.deps.Online,
+		Bundles: c.deps.Bundles, Site: &site.Knowledge{}, SiteGone: ctl.siteGone, siteOpened: make(chan struct{}),
+		siteRead: make(chan struct{})}
+	opening := ctl.openSite(rt)
 	c.goAsync(func() {
 		c.mark("tinyrag:open")
-		rt, hist, warn := ctl.open(context.Background())
+		hist, warn := ctl.open(context.Background(), rt)
 		c.rt.Store(rt)
 		ctl.Model.hostChanged()
 		ctl.Chat.opened(hist)
@@ -212,7 +217,7 @@ func (ctl *Controller) begin() {
 			time.Sleep(warmAfter)
 			markdown.Warm()
 		})
-		ctl.loadSite(rt)
+		ctl.siteReady(rt, opening)
 	})
 }
 
@@ -247,43 +252,71 @@ func (ctl *Controller) setQueued(q bool) {
 // the ready screen and send the model check's requests.
 const warmAfter = 100 * time.Millisecond
 
-// loadSite reads the site's config, then checks the model (the config may
-// name it), then opens the site's bundles and loads what their queries
-// all read. The app is ready before any of it: its own stores, the
-// composer and the tools do not wait for the site.
-func (ctl *Controller) loadSite(rt *Runtime) {
+// siteOpening is the site's knowledge as openSite opens it: each field is
+// set before the channel after it is closed.
+type siteOpening struct {
+	bundles  bool     // the config names bundles
+	readErrs []string // what went wrong reading the config
+	read     chan struct{}
+	openErrs []string // what went wrong opening the bundles
+	opened   chan struct{}
+}
+
+// openSite reads the site's config, opens the bundles it names and loads
+// what every query of theirs reads, on a goroutine of its own that starts
+// with the stores' opening. It is network and a little decoding: the
+// page's site-prefetch.js has usually fetched all of it while app.wasm
+// loaded, and the stores leave the page's thread idle while IndexedDB
+// answers. The app's readiness does not wait for it; siteReady tells the
+// user how it went.
+func (ctl *Controller) openSite(rt *Runtime) *siteOpening {
 	c := ctl.c
-	ctx := context.Background()
-	var srcs []site.Source
-	var warns []string
-	if c.deps.ConfigURL != "" {
-		srcs, warns = rt.loadSiteConfig(ctx, c.deps.ConfigURL)
-	}
-	rt.readSiteConfig()
+	o := &siteOpening{read: make(chan struct{}), opened: make(chan struct{})}
+	c.goAsync(func() {
+		ctx := context.Background()
+		var srcs []site.Source
+		if c.deps.ConfigURL != "" {
+			srcs, o.readErrs = rt.loadSiteConfig(ctx, c.deps.ConfigURL)
+		}
+		o.bundles = len(srcs) > 0
+		rt.readSiteConfig()
+		c.mark("tinyrag:config")
+		close(o.read)
+		if len(srcs) > 0 {
+			o.openErrs = rt.syncBundles(ctx, srcs)
+		}
+		rt.OpenedSite()
+		c.mark("tinyrag:site")
+		close(o.opened)
+		// A failure here shows again, with the query, when one needs it.
+		c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx))
+		c.mark("tinyrag:figures")
+	})
+	return o
+}
+
+// siteReady follows the site's opening once the app is ready: it checks
+// the model once the config is read (the config may name it) and says in
+// the knowledge panel how the site's knowledge opened. A query answered
+// while the bundles were still opening is answered again, with them.
+func (ctl *Controller) siteReady(rt *Runtime, o *siteOpening) {
+	c := ctl.c
+	<-o.read
 	ctl.Model.hostChanged()
-	ctl.Knowledge.siteLoaded(c.deps.ConfigURL != "", warns)
+	ctl.Knowledge.siteLoaded(c.deps.ConfigURL != "", o.readErrs)
 	ctl.Model.CheckModel()
-	if len(srcs) > 0 {
-		warns = append(warns, rt.syncBundles(ctx, srcs)...)
-	}
-	rt.OpenedSite()
+	<-o.opened
+	warns := append(o.readErrs, o.openErrs...)
 	c.logAll("tinyRAG site knowledge: ", warns)
-	missed := ctl.Knowledge.siteLoaded(false, warns)
-	c.mark("tinyrag:site")
-	// A query answered while the bundles were still opening is answered
-	// again, with them.
-	if len(srcs) > 0 && missed {
+	if missed := ctl.Knowledge.siteLoaded(false, warns); missed && o.bundles {
 		ctl.Knowledge.searchAgain()
 	}
-	// A failure here shows again, with the query, when one needs it.
-	c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx))
 }
 
 // open opens the chat store and the knowledge base side by side (both
-// wait mostly on IndexedDB); a store that cannot be opened is replaced by
-// memory and reported: the app still works for this visit. The site's
-// knowledge comes later (loadSite).
-func (ctl *Controller) open(ctx context.Context) (*Runtime, *chats.History, string) {
+// wait mostly on IndexedDB) into rt; a store that cannot be opened is
+// replaced by memory and reported: the app still works for this visit.
+func (ctl *Controller) open(ctx context.Context, rt *Runtime) (*chats.History, string) {
 	c := ctl.c
 	var hist *chats.History
 	var chatWarn string
@@ -308,9 +341,6 @@ func (ctl *Controller) open(ctx context.Context) (*Runtime, *chats.History, stri
 		c.mark("tinyrag:chats")
 	})
 
-	rt := &Runtime{NanoGo: c.deps.NanoGo, Origin: c.deps.Origin, HTTP: c.deps.HTTP, Online: c.deps.Online,
-		Bundles: c.deps.Bundles, Site: &site.Knowledge{}, SiteGone: ctl.siteGone, siteOpened: make(chan struct{}),
-		siteRead: make(chan struct{})}
 	warn := ""
 	cfg := knowledge.Config{}
 	if c.deps.OpenKnowledge != nil {
@@ -332,7 +362,7 @@ func (ctl *Controller) open(ctx context.Context) (*Runtime, *chats.History, stri
 		warn = chatWarn
 	}
 	rt.KB = kb
-	return rt, hist, warn
+	return hist, warn
 }
 
 // siteGone reads the site's config again when a bundle's file is gone

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -558,8 +559,17 @@ func TestController_OpenedBeforeTheUIMountsPublishesReadyWhenStarted(t *testing.
 				c.Start(rec)
 			}
 			waitFor(t, "ready published", func() bool { return rec.status().Ready })
-			if got := <-marks; got != "tinyrag:open" {
-				t.Errorf("first mark %q, want tinyrag:open", got)
+			// The stores began opening before the app was ready (the
+			// site's knowledge opens beside them and marks its own steps).
+			var seen []string
+			for m := range marks {
+				seen = append(seen, m)
+				if m == "tinyrag:ready" {
+					break
+				}
+			}
+			if !slices.Contains(seen, "tinyrag:open") {
+				t.Errorf("marks before ready %q, want tinyrag:open among them", seen)
 			}
 		})
 	}

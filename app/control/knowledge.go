@@ -120,7 +120,9 @@ func (k *Knowledge) SearchKB(q string) {
 	kb := rt.Retriever()
 	k.mu.Unlock()
 	k.c.goAsync(func() {
+		k.c.mark("tinyrag:search")
 		hits, err := kb.Search(context.Background(), q, knowledge.SearchOptions{K: 8, Highlight: true})
+		k.c.mark("tinyrag:searched")
 		k.mu.Lock()
 		if seq != k.searchSeq {
 			k.mu.Unlock() // a newer query's search is under way

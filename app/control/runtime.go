@@ -37,8 +37,8 @@ type Runtime struct {
 	Server *web.ServerConfig
 	// Site is the site's read-only knowledge (bundles), searched with KB.
 	Site *site.Knowledge
-	// siteCfg is the site's tinyrag.json (SiteConfig); it arrives after
-	// the app is ready, so it is read and written atomically.
+	// siteCfg is the site's tinyrag.json (SiteConfig); it arrives while
+	// the app starts or after, so it is read and written atomically.
 	siteCfg atomic.Pointer[siteconfig.Config]
 	// siteOpened is closed once the site's config was read and its
 	// bundles opened (or found absent); searches wait for it (OpenedSite).
