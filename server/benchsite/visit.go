@@ -123,10 +123,16 @@ const tinyRAGMarks = `(() => {
   new MutationObserver(check).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 })();`
 
-// traceJS lists the page's site-data requests from its resource timing.
+// traceJS lists the page's site-data requests from its resource timing,
+// then the app's own marks (tinyrag:…, app/control) and when the visit
+// asked its query: where the time between ready and results goes.
 const traceJS = `performance.getEntriesByType("resource")
   .filter((e) => /\/bundles\/|tinyrag\.json|\/pagefind\//.test(e.name))
   .map((e) => new URL(e.name).pathname.replace(/^.*\/bundles\/[^/]+\//, "").replace(/^.*\/(pagefind|tinyrag)/, "$1").slice(0, 14) + " " + Math.round(e.startTime) + "-" + Math.round(e.responseEnd))
+  .concat(performance.getEntriesByType("mark").filter((m) => m.name.startsWith("tinyrag:"))
+    .map((m) => "mark " + m.name.slice(8) + " " + Math.round(m.startTime)))
+  .concat(window.__bench && window.__bench.tab ? ["tab " + Math.round(window.__bench.tab)] : [])
+  .concat(window.__bench && window.__bench.asked ? ["asked " + Math.round(window.__bench.asked)] : [])
   .join(", ")`
 
 // benchState is window.__bench as the page left it.
