@@ -167,6 +167,32 @@ type Result struct {
 	Neighbour int
 }
 
+// Prepare learns what a first ranking of ix would learn of its segments
+// before it ranks (each chunk's document and, when the scoring reads
+// them, the documents' figures), so that the first query does not pay
+// for it. Rankings are the same with or without it: they fill the same
+// caches in the same order.
+func (r *Ranker) Prepare(ix Index) error {
+	view, err := ix.View()
+	if err != nil {
+		return err
+	}
+	defer view.Release()
+	perDoc := r.cfg.Scoring.documentScore() || r.cfg.Scoring.documentIDF()
+	for _, ss := range view.Segments {
+		info, err := r.segmentInfo(ss.Segment)
+		if err != nil {
+			return err
+		}
+		if perDoc {
+			if _, err := r.documentParts(ss.Segment, info); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // Describe states what ranking knows of ix: its segments' chunks numbered
 // one after the other, as a ranking numbers them, with each chunk's
 // document ordinal, number and document figures, and the totals. A site

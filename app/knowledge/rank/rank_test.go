@@ -110,3 +110,30 @@ func TestExpand_InterpolatesQueryAndModelWithOriginalWeight(t *testing.T) {
 		}
 	}
 }
+
+// A site bundle prepares its ranker while no query waits (Prepare): the
+// rankings after it are those a ranker learning on its first query gives,
+// to the score.
+func TestPrepare_RanksAsAFirstQueryLearningOnItsOwn(t *testing.T) {
+	docs := append(fillers(40), polar...)
+	for _, q := range []string{"penguins", "antarctic sea ice krill", "note meetings", "emperor"} {
+		t.Run(q, func(t *testing.T) {
+			ix, fresh := newTestIndex(t, docs)
+			want, err := fresh.Rank(ctx, ix, q, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, prepared := newTestIndex(t, docs)
+			if err := prepared.Prepare(ix); err != nil {
+				t.Fatal(err)
+			}
+			got, err := prepared.Rank(ctx, ix, q, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) == 0 || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("prepared ranker gives %v, a fresh one %v", got, want)
+			}
+		})
+	}
+}
