@@ -61,6 +61,8 @@ var forbidden = []struct{ prefix, why string }{
 	{"crypto/ecdsa", "TLS's public-key cryptography (net/http brought it)"},
 	{"crypto/rsa", "TLS's public-key cryptography (net/http brought it)"},
 	{"mime", "its tables of file types; app/llm reads a Content-Type itself"},
+	{"compress/gzip", "knowledge backups are gzipped by the browser's CompressionStream (app/knowledge/backup's gzip_js.go)"},
+	{"compress/flate", "knowledge backups are gzipped by the browser's CompressionStream (app/knowledge/backup's gzip_js.go)"},
 	{"github.com/gorilla/css", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},
 	{"github.com/aymerick/douceur", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},
 	{"github.com/microcosm-cc/bluemonday/css", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},

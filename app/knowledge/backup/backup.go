@@ -3,10 +3,14 @@
 // of documents), then one record per document, so neither side needs the
 // whole file in memory. What a record holds, and what makes one valid, is
 // the knowledge base's business; this package checks the rest.
+//
+// In the browser the gzip layer is the browser's own CompressionStream and
+// DecompressionStream (gzip_js.go), which keeps Go's compress/flate out of
+// app.wasm; elsewhere it is compress/gzip (gzip_other.go). Both read and
+// write the same format.
 package backup
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -28,14 +32,14 @@ type header struct {
 
 // Writer writes an export file record by record.
 type Writer struct {
-	zw  *gzip.Writer
+	zw  io.WriteCloser
 	enc *json.Encoder
 }
 
 // NewWriter starts an export to w of a knowledge base in language that
 // holds documents records.
 func NewWriter(w io.Writer, language string, documents int) (*Writer, error) {
-	zw := gzip.NewWriter(w)
+	zw := gzipWriter(w)
 	enc := json.NewEncoder(zw)
 	if err := enc.Encode(header{Format: Format, Version: Version, Language: language, Documents: documents}); err != nil {
 		return nil, fmt.Errorf("knowledge: export: %w", err)
@@ -58,7 +62,7 @@ func (w *Writer) Close() error {
 // each one accepted by valid, as many as the header announces. It returns
 // the language the header names.
 func Read[R any](r io.Reader, valid func(R) error) (language string, recs []R, err error) {
-	zr, err := gzip.NewReader(r)
+	zr, err := gzipReader(r)
 	if err != nil {
 		return "", nil, fmt.Errorf("knowledge: import: not a tinyRAG knowledge export (gzip): %w", err)
 	}
