@@ -31,8 +31,14 @@ func (b *BackupSection) Render() app.UI {
 			app.Button().Class("btn small").ID("kb-export").Type("button").
 				Disabled(b.kn.Importing || len(b.kn.Docs) == 0).Text(i18n.T(l, "export_kb")).
 				OnClick(func(ctx app.Context, e app.Event) {
+					// Not through ctx.Dispatch, which drops the call once
+					// this button is unmounted: the panel re-renders while
+					// the export runs (the last outcome line goes away,
+					// which shifts the section), and an export that waits
+					// for the browser (IndexedDB, its gzip stream) is still
+					// running then. download touches no component.
 					b.Ctrl.Knowledge.ExportKB(func(data []byte, name string) {
-						ctx.Dispatch(func(app.Context) { download(data, name, "application/gzip") })
+						download(data, name, "application/gzip")
 					})
 				}),
 			app.Label().Class("btn small").For("kb-backup").Text(i18n.T(l, "import_backup")),
