@@ -44,16 +44,30 @@ BROWSER_TAGS = -tags tinyrag_browser
 # Packages compiled without inlining: go-app, the UI, the engine and the
 # clients, JSON, fmt and time, which draw the screen and move messages but
 # run in no hot loop. Inlining there made app.wasm's brotli about 6 % larger
-# and gave V8 more code to compile at start; the knowledge base, bleve,
-# roaring, the Markdown renderer (goldmark, bluemonday, regexp), the
-# interpreter, the runtime and the standard library's leaf packages
-# (strings, bytes, unicode, strconv, encoding/binary…) keep it
-# (docs/startup.md).
+# and gave V8 more code to compile at start. The second group is the
+# Markdown renderer (goldmark, whose AST types each got a copy of their
+# embedded node's methods, bluemonday, x/net/html, regexp), calc's math/big,
+# and what runs once per import, load or bundle rather than per query:
+# about 55 KB of brotli (docs/app-wasm.md), a cold 10 KB answer rendered in
+# about a fifth more time. The search path (the knowledge base's index and
+# ranking, flatseg, bleve's scorch and analysis, roaring), the interpreter,
+# the runtime and the standard library's leaf packages (strings, bytes,
+# unicode, strconv, encoding/binary, sort, slices…), whose small functions
+# are inlined into every caller, keep it (docs/startup.md).
 NOINLINE := github.com/maxence-charriere/... github.com/google/uuid tinyrag/wasm/app tinyrag/app/ui/... tinyrag/app/control/... \
   tinyrag/app/engine/... tinyrag/app/llm/... tinyrag/app/web/... tinyrag/app/chats tinyrag/app/calc \
   tinyrag/app/embed tinyrag/app/nomodel tinyrag/app/protocol tinyrag/app/storage tinyrag/app/idb \
   tinyrag/app/siteconfig tinyrag/app/nanogo tinyrag/app/httpdo \
-  fmt encoding/json time net/... mime/... compress/... crypto/...
+  fmt encoding/json time net/... mime/... compress/... crypto/... \
+  github.com/yuin/goldmark/... tinyrag/app/markdown github.com/microcosm-cc/... golang.org/x/net/... regexp/... \
+  math/big internal/fmtsort os syscall log path/... \
+  tinyrag/app/knowledge/bundle tinyrag/app/knowledge/site tinyrag/app/knowledge/importrun \
+  tinyrag/app/knowledge/ragtool tinyrag/app/knowledge/backup \
+  tinyrag/app/textfrag tinyrag/app/tools tinyrag/app/tool tinyrag/app/worker tinyrag/app/pages tinyrag/app/icons \
+  github.com/blevesearch/bleve/v2/mapping github.com/blevesearch/bleve/v2/registry \
+  github.com/blevesearch/bleve/v2/document github.com/blevesearch/bleve/v2/geo... github.com/blevesearch/geo/... \
+  github.com/blevesearch/bleve/v2/index/scorch/mergeplan github.com/blevesearch/bleve/v2/analysis/datetime/... \
+  github.com/blevesearch/bleve/v2/analysis/analyzer/...
 BROWSER_FLAGS = $(BROWSER_TAGS) $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
 WASM_MAINS   := ./wasm/app ./wasm/importer $(if $(wildcard wasm/nanogo),./wasm/nanogo)
 # The two native build tools in one go command: started as two (go run and
