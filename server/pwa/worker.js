@@ -12,8 +12,10 @@
 //   ({type: "tinyrag:app-ready"}), the later files are fetched, checked
 //   and stored like the rest, and then the site's knowledge, in the
 //   background (tinyrag.json and every file of the bundles it names, see
-//   storeSite). A later file the page asks for before that is checked and
-//   stored on its way to the page.
+//   storeSite) — each file only once the pages have fetched no bundle file
+//   for a while (quiet), so that a visitor's first searches do not share
+//   the line with megabytes they do not wait for. A later file the page
+//   asks for before that is checked and stored on its way to the page.
 // - no skipWaiting at install: a new version waits until the page posts
 //   {type: "tinyrag:skip-waiting"} (the user clicked Reload).
 // - activate: older versions' caches are deleted, only now.
@@ -128,6 +130,7 @@ function completeStore() {
             continue;
           }
           try {
+            await quiet();
             await storeLater(asset);
           } catch (err) {
             errors.push(err.message);
@@ -174,6 +177,7 @@ async function bundleFile(req) {
     return resp;
   } finally {
     foreground--;
+    lastForeground = Date.now();
     if (foreground === 0) {
       const w = waking;
       waking = [];
@@ -186,6 +190,26 @@ async function bundleFile(req) {
 // download never competes with a query.
 function idle() {
   return foreground === 0 ? Promise.resolve() : new Promise((resolve) => waking.push(resolve));
+}
+
+// quiet resolves once no page has fetched a bundle file for QUIET_MS, nor
+// said its app is ready within it: a visitor searches in bursts (a query,
+// then the words typed after it), mostly soon after the app is ready, and
+// the large files stored for offline use (the later wasm files, megabytes)
+// would share the line with a burst's requests if they started between
+// two of them. The queries' own files are small, so waiting costs the
+// offline copy a few seconds.
+const QUIET_MS = 2000;
+let lastForeground = 0;
+async function quiet() {
+  for (;;) {
+    await idle();
+    const wait = lastForeground + QUIET_MS - Date.now();
+    if (wait <= 0 && foreground === 0) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 50)));
+  }
 }
 
 // siteStatus is the background download's last state, sent to every page
@@ -267,7 +291,7 @@ async function storeSite() {
   }
   await report({ state: 'storing', stored: done, total: want.length }, true);
   for (const u of missing) {
-    await idle();
+    await quiet();
     if (saveData()) {
       await report({ state: 'save-data', stored: done, total: want.length }, true);
       return;
@@ -390,6 +414,7 @@ self.addEventListener('message', (event) => {
     case 'tinyrag:app-ready':
       // The page's app has started: its downloads are done, so now the
       // rest is stored for offline use. The reply lists what failed.
+      lastForeground = Date.now(); // its first search is likely now
       event.waitUntil(completeStore().then((errors) => {
         if (event.ports[0]) {
           event.ports[0].postMessage({ version: VERSION, errors });
