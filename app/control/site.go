@@ -74,11 +74,12 @@ func (rt *Runtime) syncBundles(ctx context.Context, srcs []site.Source) []string
 }
 
 // prefetchSite loads what every query of the site's bundles reads (their
-// figure shards), so that the first query waits only for its own terms.
+// figure shards, a small site's term map), so that the first query waits
+// only for its own terms.
 func (rt *Runtime) prefetchSite(ctx context.Context) []string {
 	var warns []string
 	for _, b := range rt.Site.Bundles() {
-		if err := b.Index.FetchTerms(ctx, nil); err != nil {
+		if err := b.Index.Preload(ctx); err != nil {
 			warns = append(warns, (&site.Error{URL: b.Source.URL, Err: err}).Error())
 		}
 	}

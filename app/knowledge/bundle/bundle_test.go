@@ -361,3 +361,55 @@ func TestPlaceFragment_KeepsTwoFragmentsWithOneShortHashApart(t *testing.T) {
 		t.Errorf("the fragment told apart is not named by its content: %v", err)
 	}
 }
+
+// Preload reads what every query reads: the figures and, on a small site,
+// the term map's pages; a query after it fetches only its own term shards
+// and its hits' fragments. A large map's pages are left to the queries.
+func TestPreload_LeavesAQueryOnlyItsTermsAndFragments(t *testing.T) {
+	ins := corpus(300, 6)
+	for _, tt := range []struct {
+		name      string
+		opt       Options
+		wantPages bool // Preload reads every map page
+	}{
+		{"unpaged map", Options{}, false},
+		{"a few map pages", Options{ShardBytes: 2000, MapPage: 16}, true},
+		{"more map pages than preloaded", Options{ShardBytes: 300, MapPage: 4}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := write(t, ins, tt.opt)
+			m := out.Manifest.Terms
+			if tt.wantPages && (!m.Paged || len(m.Files) > preloadPages) || tt.name == "more map pages than preloaded" && len(m.Files) <= preloadPages {
+				t.Fatalf("the test's bundle has %d map pages (paged %v)", len(m.Files), m.Paged)
+			}
+			fs := &files{m: out.Files}
+			ix, err := Open(ctx, "https://site.example/kb/"+out.ManifestName, out.SHA256, fs.fetch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ix.Preload(ctx); err != nil {
+				t.Fatal(err)
+			}
+			pages := 0
+			for _, f := range fs.fetched[1:] {
+				if strings.HasPrefix(f, "p/") {
+					pages++
+				} else if !strings.HasPrefix(f, "g/") {
+					t.Errorf("Preload fetched %s", f)
+				}
+			}
+			if want := map[bool]int{true: len(m.Files), false: 0}[tt.wantPages]; pages != want {
+				t.Errorf("Preload fetched %d map pages, want %d", pages, want)
+			}
+			before := len(fs.fetched)
+			if _, err := ix.Search(ctx, "cider orchard", knowledge.SearchOptions{K: 3}); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range fs.fetched[before:] {
+				if f[:2] == "g/" || (tt.wantPages && f[:2] == "p/") {
+					t.Errorf("a query after Preload fetched %s", f)
+				}
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"context"
+	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -245,6 +246,26 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 		ix.terms[n] = true
 	}
 	return nil
+}
+
+// preloadPages is how many map pages a term map may have for Preload to
+// read them all: a small site's pages are a few kilobytes that every
+// query reads some of (the page's site-prefetch.js fetches as many).
+const preloadPages = 8
+
+// Preload reads what every query reads before one asks: the figure
+// shards (the segment laid out and the ranker prepared, rank.Prepare)
+// and, on a site small enough, every page of the term map. The app calls
+// it once it has opened the bundle.
+func (ix *Index) Preload(ctx context.Context) error {
+	var pages []string
+	if sm := ix.man.Terms; sm.Paged && len(sm.Files) <= preloadPages {
+		pages = sm.Files
+	}
+	figures := make(chan error, 1)
+	go func() { figures <- ix.loadFigures(ctx) }()
+	err := parallel(len(pages), func(i int) error { _, err := ix.page(ctx, pages[i]); return err })
+	return errors.Join(<-figures, err)
 }
 
 // locateAll returns the shard file of each term in sm ("" for a term
