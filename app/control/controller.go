@@ -255,8 +255,9 @@ const warmAfter = 100 * time.Millisecond
 // siteOpening is the site's knowledge as openSite opens it: each field is
 // set before the channel after it is closed.
 type siteOpening struct {
-	bundles  bool     // the config names bundles
-	readErrs []string // what went wrong reading the config
+	started  chan struct{} // closed once the app is ready
+	bundles  bool          // the config names bundles
+	readErrs []string      // what went wrong reading the config
 	read     chan struct{}
 	openErrs []string // what went wrong opening the bundles
 	opened   chan struct{}
@@ -264,14 +265,15 @@ type siteOpening struct {
 
 // openSite reads the site's config, opens the bundles it names and loads
 // what every query of theirs reads, on a goroutine of its own that starts
-// with the stores' opening. It is network and a little decoding: the
-// page's site-prefetch.js has usually fetched all of it while app.wasm
-// loaded, and the stores leave the page's thread idle while IndexedDB
-// answers. The app's readiness does not wait for it; siteReady tells the
-// user how it went.
+// with the stores' opening. For a small site it is network and a little
+// decoding: the page's site-prefetch.js has usually fetched all of it
+// while app.wasm loaded, and the stores leave the page's thread idle
+// while IndexedDB answers. A large bundle's figures wait for the app to
+// be ready (prefetchSite). The app's readiness does not wait for any of
+// it; siteReady tells the user how it went.
 func (ctl *Controller) openSite(rt *Runtime) *siteOpening {
 	c := ctl.c
-	o := &siteOpening{read: make(chan struct{}), opened: make(chan struct{})}
+	o := &siteOpening{started: make(chan struct{}), read: make(chan struct{}), opened: make(chan struct{})}
 	c.goAsync(func() {
 		ctx := context.Background()
 		var srcs []site.Source
@@ -289,7 +291,7 @@ func (ctl *Controller) openSite(rt *Runtime) *siteOpening {
 		c.mark("tinyrag:site")
 		close(o.opened)
 		// A failure here shows again, with the query, when one needs it.
-		c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx))
+		c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx, o.started))
 		c.mark("tinyrag:figures")
 	})
 	return o
@@ -301,6 +303,7 @@ func (ctl *Controller) openSite(rt *Runtime) *siteOpening {
 // while the bundles were still opening is answered again, with them.
 func (ctl *Controller) siteReady(rt *Runtime, o *siteOpening) {
 	c := ctl.c
+	close(o.started)
 	<-o.read
 	ctl.Model.hostChanged()
 	ctl.Knowledge.siteLoaded(c.deps.ConfigURL != "", o.readErrs)

@@ -75,12 +75,23 @@ func (rt *Runtime) syncBundles(ctx context.Context, srcs []site.Source) []string
 
 // prefetchSite loads what every query of the site's bundles reads (their
 // figure shards, a small site's term map), so that the first query waits
-// only for its own terms.
-func (rt *Runtime) prefetchSite(ctx context.Context) []string {
+// only for its own terms: the small bundles' at once, the large ones'
+// once started is closed (the app is ready), since laying out a large
+// site's figures would hold the page's thread while the app starts.
+func (rt *Runtime) prefetchSite(ctx context.Context, started <-chan struct{}) []string {
 	var warns []string
-	for _, b := range rt.Site.Bundles() {
-		if err := b.Index.Preload(ctx); err != nil {
-			warns = append(warns, (&site.Error{URL: b.Source.URL, Err: err}).Error())
+	bundles := rt.Site.Bundles()
+	for _, small := range []bool{true, false} {
+		if !small && started != nil {
+			<-started
+		}
+		for _, b := range bundles {
+			if b.Index.Small() != small {
+				continue
+			}
+			if err := b.Index.Preload(ctx); err != nil {
+				warns = append(warns, (&site.Error{URL: b.Source.URL, Err: err}).Error())
+			}
 		}
 	}
 	return warns

@@ -37,10 +37,11 @@
   const conn = navigator.connection;
   if (!configURL || (conn && conn.saveData)) return;
 
-  // The file counts past which a site is large enough that its first
-  // search fetches only what it needs: figure shards cover 1,024 documents
-  // each, map pages 256 term shards.
-  const maxFigures = 64;
+  // A small site's bundle (app/knowledge/bundle, Index.Small): at most 8
+  // figure shards (of 1,024 documents each) and 8 term map pages (of 256
+  // shards each), some tens of kilobytes. A larger bundle's are left to
+  // the app once it is ready: they would share the line with app.wasm.
+  const maxFigures = 8;
   const maxMapPages = 8;
 
   // get starts a download and keeps its promise for take(). then, if set,
@@ -69,13 +70,10 @@
   };
 
   const manifest = (manifestURL) => (m) => {
-    const files = [];
-    if (m && m.figures && Array.isArray(m.figures.files) && m.figures.files.length <= maxFigures) {
-      files.push(...m.figures.files);
-    }
-    if (m && m.terms && m.terms.paged && Array.isArray(m.terms.files) && m.terms.files.length <= maxMapPages) {
-      files.push(...m.terms.files);
-    }
+    const figures = m && m.figures && Array.isArray(m.figures.files) ? m.figures.files : [];
+    const pages = m && m.terms && m.terms.paged && Array.isArray(m.terms.files) ? m.terms.files : [];
+    if (figures.length > maxFigures || pages.length > maxMapPages) return;
+    const files = figures.concat(pages);
     for (const f of files) {
       if (typeof f === 'string') get(new URL(f, manifestURL).href);
     }

@@ -387,6 +387,10 @@ func TestPreload_LeavesAQueryOnlyItsTermsAndFragments(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Small says whether the app reads all of it while it starts.
+			if small := tt.name != "more map pages than preloaded"; ix.Small() != small {
+				t.Errorf("Small() = %v, want %v", ix.Small(), small)
+			}
 			if err := ix.Preload(ctx); err != nil {
 				t.Fatal(err)
 			}

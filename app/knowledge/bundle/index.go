@@ -253,6 +253,19 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 // query reads some of (the page's site-prefetch.js fetches as many).
 const preloadPages = 8
 
+// smallFigures is how many figure shards (of 1,024 documents by default)
+// a small bundle has at most (Small).
+const smallFigures = 8
+
+// Small reports whether the bundle is small enough for the app to read
+// what every query reads (Preload) while it starts: a few figure shards
+// and map pages, some tens of kilobytes to fetch and tens of milliseconds
+// to lay out. The page's site-prefetch.js fetches them for such a bundle
+// only, so a large site's visitors do not wait for them at start.
+func (ix *Index) Small() bool {
+	return len(ix.man.Figures.Files) <= smallFigures && (!ix.man.Terms.Paged || len(ix.man.Terms.Files) <= preloadPages)
+}
+
 // Preload reads what every query reads before one asks: the figure
 // shards (the segment laid out and the ranker prepared, rank.Prepare)
 // and, on a site small enough, every page of the term map. The app calls
