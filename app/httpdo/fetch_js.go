@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"sync"
 	"syscall/js"
+
+	"tinyrag/app/internal/jspromise"
 )
 
 // Default is the client used where none is given: fetch() in the
@@ -64,7 +66,7 @@ func (Fetch) Do(req *Request) (*Response, error) {
 	// body's Close releases this.
 	stop := context.AfterFunc(ctx, func() { ac.Call("abort") })
 
-	res, err := await(js.Global().Call("fetch", req.URL.String(), opt))
+	res, err := jspromise.Await(js.Global().Call("fetch", req.URL.String(), opt))
 	if err != nil {
 		stop()
 		if ctx.Err() != nil {
@@ -132,7 +134,7 @@ func (b *streamBody) Read(p []byte) (int, error) {
 		if b.err != nil {
 			return 0, b.err
 		}
-		chunk, err := await(b.reader.Call("read"))
+		chunk, err := jspromise.Await(b.reader.Call("read"))
 		switch {
 		case err != nil && b.ctx.Err() != nil:
 			b.err = fmt.Errorf("reading the reply: %w", b.ctx.Err())
@@ -163,41 +165,4 @@ func (b *streamBody) Close() error {
 		}
 	})
 	return nil
-}
-
-// await waits for a promise without blocking the page: the goroutine
-// sleeps, the browser's event loop runs.
-func await(p js.Value) (js.Value, error) {
-	type result struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan result, 1)
-	var ok, fail js.Func
-	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{v: args[0]}
-		return nil
-	})
-	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{err: jsError(args[0])}
-		return nil
-	})
-	p.Call("then", ok, fail)
-	r := <-ch
-	ok.Release()
-	fail.Release()
-	return r.v, r.err
-}
-
-// jsError turns a rejection reason into an error with the browser's
-// message ("TypeError: Failed to fetch", "AbortError: …").
-func jsError(v js.Value) error {
-	if v.Type() == js.TypeObject {
-		msg := v.Call("toString").String()
-		if c := v.Get("cause"); c.Type() == js.TypeObject || c.Type() == js.TypeString {
-			msg += ": " + c.Call("toString").String()
-		}
-		return errors.New(msg)
-	}
-	return errors.New(v.String())
 }

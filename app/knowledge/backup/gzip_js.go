@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"syscall/js"
+
+	"tinyrag/app/internal/jspromise"
 )
 
 // partSize is how much is gathered in Go before it is handed to the page
@@ -117,7 +119,7 @@ type streamReader struct {
 // stream's error, io.EOF at its end.
 func (s *streamReader) fill() error {
 	for len(s.pending) == 0 && s.err == nil {
-		chunk, err := await(s.reader.Call("read"))
+		chunk, err := jspromise.Await(s.reader.Call("read"))
 		switch {
 		case err != nil:
 			s.err = errors.New("gzip: " + err.Error())
@@ -142,27 +144,4 @@ func (s *streamReader) Read(p []byte) (int, error) {
 	n := copy(p, s.pending)
 	s.pending = s.pending[n:]
 	return n, nil
-}
-
-// await waits for a promise without blocking the page: the goroutine
-// sleeps while the event loop runs (as app/httpdo's).
-func await(p js.Value) (js.Value, error) {
-	type result struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan result, 1)
-	ok := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{v: args[0]}
-		return nil
-	})
-	fail := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{err: errors.New(js.Global().Get("String").Invoke(args[0]).String())}
-		return nil
-	})
-	p.Call("then", ok, fail)
-	r := <-ch
-	ok.Release()
-	fail.Release()
-	return r.v, r.err
 }
