@@ -141,7 +141,8 @@ type Union struct {
 // site slower than that is searched by later queries.
 const OpenWait = 5 * time.Second
 
-// Search runs the query in every index and fuses the results (see fuse).
+// Search runs the query in every index at once and fuses the results (see
+// fuse).
 // An empty query is knowledge.ErrEmptyQuery, as for one knowledge base.
 func (u Union) Search(ctx context.Context, q string, opt knowledge.SearchOptions) ([]knowledge.Hit, error) {
 	if opt.K <= 0 {
@@ -171,10 +172,27 @@ func (u Union) Search(ctx context.Context, q string, opt knowledge.SearchOptions
 		}
 		return nil, nil
 	}
+	// Each searcher at once: a bundle's requests go out while the
+	// visitor's knowledge (or another bundle) is searched. The lists are
+	// taken in the searchers' order, so the fused ranking is the same.
+	type result struct {
+		hits []knowledge.Hit
+		err  error
+	}
+	results := make([]result, len(searchers))
+	var wg sync.WaitGroup
+	for i, s := range searchers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i].hits, results[i].err = s.Search(ctx, q, opt)
+		}()
+	}
+	wg.Wait()
 	lists := make([][]knowledge.Hit, 0, len(searchers))
 	var failed []error
-	for i, s := range searchers {
-		hits, err := s.Search(ctx, q, opt)
+	for i, r := range results {
+		hits, err := r.hits, r.err
 		if err != nil {
 			if i == 0 && u.Visitor != nil || errors.Is(err, knowledge.ErrEmptyQuery) || ctx.Err() != nil {
 				return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/bundle"
@@ -35,12 +36,18 @@ type host struct {
 	mu      sync.Mutex
 	files   map[string][]byte
 	fetches map[string]int
+	// termShard, when set, is closed at the first fetch of a term shard.
+	termShard chan struct{}
 }
 
 func (h *host) fetch(_ context.Context, url string) ([]byte, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.fetches[url]++
+	if h.termShard != nil && strings.Contains(url, "/t/") {
+		close(h.termShard)
+		h.termShard = nil
+	}
 	b, ok := h.files[url]
 	if !ok {
 		return nil, fmt.Errorf("GET %s: 404 Not Found", url)
@@ -225,5 +232,45 @@ func TestUnion_ASearchWaitsForTheSiteToOpen(t *testing.T) {
 	close(opened)
 	if hits, err := u.Search(ctx, "prune apple", knowledge.SearchOptions{K: 3}); err != nil || len(hits) == 0 || hits[0].Source != "guide/pruning.html" {
 		t.Errorf("once open: %+v, %v; want the site's page", hits, err)
+	}
+}
+
+// waitingVisitor is a visitor's knowledge base whose search waits until the
+// site's bundle has asked for a term shard, or gives up after a while.
+type waitingVisitor struct {
+	shardAsked <-chan struct{}
+	sawBundle  bool
+}
+
+func (v *waitingVisitor) Search(ctx context.Context, q string, opt knowledge.SearchOptions) ([]knowledge.Hit, error) {
+	select {
+	case <-v.shardAsked:
+		v.sawBundle = true
+	case <-time.After(10 * time.Second):
+	}
+	return nil, nil
+}
+
+// The bundles' requests do not wait for the visitor's own search (which
+// may wait on IndexedDB): every index is searched at once.
+func TestUnion_SearchesTheBundlesWhileTheVisitorsKnowledgeIsSearched(t *testing.T) {
+	h := newHost()
+	src := h.build(t, "s/", pruning, storage)
+	var k Knowledge
+	if errs := k.Sync(ctx, []Source{src}, h.fetch); errs != nil {
+		t.Fatal(errs)
+	}
+	asked := make(chan struct{})
+	h.mu.Lock()
+	h.termShard = asked
+	h.mu.Unlock()
+	v := &waitingVisitor{shardAsked: asked}
+	u := Union{Visitor: v, Site: &k}
+	hits, err := u.Search(ctx, "prune apple", knowledge.SearchOptions{K: 3})
+	if err != nil || len(hits) == 0 || hits[0].Source != "guide/pruning.html" {
+		t.Fatalf("hits %+v, %v; want the site's page", hits, err)
+	}
+	if !v.sawBundle {
+		t.Error("the bundle asked for its term shard only after the visitor's search ended")
 	}
 }
