@@ -134,18 +134,16 @@ func (b *streamBody) Read(p []byte) (int, error) {
 		if b.err != nil {
 			return 0, b.err
 		}
-		chunk, err := jspromise.Await(b.reader.Call("read"))
+		chunk, err := jspromise.ReadChunk(b.reader)
 		switch {
+		case err == io.EOF:
+			b.err = io.EOF
 		case err != nil && b.ctx.Err() != nil:
 			b.err = fmt.Errorf("reading the reply: %w", b.ctx.Err())
 		case err != nil:
 			b.err = fmt.Errorf("reading the reply: %w", err)
-		case chunk.Get("done").Bool():
-			b.err = io.EOF
 		default:
-			v := chunk.Get("value")
-			b.pending = make([]byte, v.Get("byteLength").Int())
-			js.CopyBytesToGo(b.pending, v)
+			b.pending = chunk
 		}
 	}
 	n := copy(p, b.pending)

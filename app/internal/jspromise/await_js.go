@@ -5,6 +5,7 @@ package jspromise
 
 import (
 	"errors"
+	"io"
 	"syscall/js"
 )
 
@@ -45,4 +46,21 @@ func Reason(v js.Value) error {
 		return errors.New(msg)
 	}
 	return errors.New(v.String())
+}
+
+// ReadChunk waits for the next chunk of a ReadableStream's default reader
+// (stream.getReader()) and copies it into Go: io.EOF at the stream's end,
+// Reason's error if the stream fails.
+func ReadChunk(reader js.Value) ([]byte, error) {
+	chunk, err := Await(reader.Call("read"))
+	if err != nil {
+		return nil, err
+	}
+	if chunk.Get("done").Bool() {
+		return nil, io.EOF
+	}
+	v := chunk.Get("value")
+	b := make([]byte, v.Get("byteLength").Int())
+	js.CopyBytesToGo(b, v)
+	return b, nil
 }

@@ -119,16 +119,14 @@ type streamReader struct {
 // stream's error, io.EOF at its end.
 func (s *streamReader) fill() error {
 	for len(s.pending) == 0 && s.err == nil {
-		chunk, err := jspromise.Await(s.reader.Call("read"))
+		chunk, err := jspromise.ReadChunk(s.reader)
 		switch {
+		case err == io.EOF:
+			s.err = io.EOF
 		case err != nil:
 			s.err = errors.New("gzip: " + err.Error())
-		case chunk.Get("done").Bool():
-			s.err = io.EOF
 		default:
-			v := chunk.Get("value")
-			s.pending = make([]byte, v.Get("byteLength").Int())
-			js.CopyBytesToGo(s.pending, v)
+			s.pending = chunk
 		}
 	}
 	if len(s.pending) > 0 {
