@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -252,15 +253,14 @@ func (ctl *Controller) setQueued(q bool) {
 // the ready screen and send the model check's requests.
 const warmAfter = 100 * time.Millisecond
 
-// siteOpening is the site's knowledge as openSite opens it: each field is
-// set before the channel after it is closed.
+// siteOpening is the site's knowledge as openSite opens it: bundles and
+// readErrs are set before the runtime's siteRead is closed, openErrs
+// before its siteOpened.
 type siteOpening struct {
 	started  chan struct{} // closed once the app is ready
 	bundles  bool          // the config names bundles
 	readErrs []string      // what went wrong reading the config
-	read     chan struct{}
-	openErrs []string // what went wrong opening the bundles
-	opened   chan struct{}
+	openErrs []string      // what went wrong opening the bundles
 }
 
 // openSite reads the site's config, opens the bundles it names and loads
@@ -273,7 +273,7 @@ type siteOpening struct {
 // it; siteReady tells the user how it went.
 func (ctl *Controller) openSite(rt *Runtime) *siteOpening {
 	c := ctl.c
-	o := &siteOpening{started: make(chan struct{}), read: make(chan struct{}), opened: make(chan struct{})}
+	o := &siteOpening{started: make(chan struct{})}
 	c.goAsync(func() {
 		ctx := context.Background()
 		var srcs []site.Source
@@ -283,13 +283,11 @@ func (ctl *Controller) openSite(rt *Runtime) *siteOpening {
 		o.bundles = len(srcs) > 0
 		rt.readSiteConfig()
 		c.mark("tinyrag:config")
-		close(o.read)
 		if len(srcs) > 0 {
 			o.openErrs = rt.syncBundles(ctx, srcs)
 		}
 		rt.OpenedSite()
 		c.mark("tinyrag:site")
-		close(o.opened)
 		// A failure here shows again, with the query, when one needs it.
 		c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx, o.started))
 		c.mark("tinyrag:figures")
@@ -304,12 +302,12 @@ func (ctl *Controller) openSite(rt *Runtime) *siteOpening {
 func (ctl *Controller) siteReady(rt *Runtime, o *siteOpening) {
 	c := ctl.c
 	close(o.started)
-	<-o.read
+	<-rt.siteRead
 	ctl.Model.hostChanged()
 	ctl.Knowledge.siteLoaded(c.deps.ConfigURL != "", o.readErrs)
 	ctl.Model.CheckModel()
-	<-o.opened
-	warns := append(o.readErrs, o.openErrs...)
+	<-rt.siteOpened
+	warns := append(slices.Clip(o.readErrs), o.openErrs...)
 	c.logAll("tinyRAG site knowledge: ", warns)
 	if missed := ctl.Knowledge.siteLoaded(false, warns); missed && o.bundles {
 		ctl.Knowledge.searchAgain()
