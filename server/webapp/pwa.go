@@ -83,6 +83,14 @@ func generatedFiles() []string {
 	return append(files, "/app.js", "/wasm_exec.js", "/app.css")
 }
 
+// generatedType is the Content-Type of one of go-app's generated files.
+func generatedType(path string) string {
+	if strings.HasSuffix(path, ".css") {
+		return "text/css; charset=utf-8"
+	}
+	return "text/javascript; charset=utf-8"
+}
+
 // isPage reports whether a generated file is an HTML page of the app.
 func isPage(path string) bool {
 	p, ok := pages.Find(path)
@@ -173,6 +181,12 @@ func renderGenerated(h *app.Handler, finishPage func([]byte) ([]byte, error)) (m
 			return nil, nil, nil, fmt.Errorf("rendering %s for the service worker: HTTP %d", p, w.Code)
 		}
 		body := w.Body.Bytes()
+		if p == "/app.js" {
+			var err error
+			if body, err = streamLoader(body); err != nil {
+				return nil, nil, nil, err
+			}
+		}
 		if isPage(p) && finishPage != nil {
 			var err error
 			if body, err = finishPage(body); err != nil {
@@ -234,6 +248,20 @@ func (p *builtPWA) mount(mux *http.ServeMux) {
 	mux.Handle("GET /manifest.webmanifest", serve("application/manifest+json", p.manifest))
 	mux.Handle("GET /manifest.json", serve("application/manifest+json", p.manifest))
 	etag := `"` + p.version + `"`
+	// go-app's scripts and styles as the worker hashed them (app.js is
+	// rewritten: see streamLoader), revalidated by the version like go-app's
+	// own handler does.
+	for path, body := range p.generated {
+		file := serve(generatedType(path), body)
+		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("ETag", etag)
+			if strings.Contains(r.Header.Get("If-None-Match"), etag) {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			file(w, r)
+		})
+	}
 	for _, pg := range pages.All() {
 		page := serve("text/html; charset=utf-8", p.pages[pg.Path])
 		if pg.Path == pages.RootPath {

@@ -1,0 +1,112 @@
+package webapp
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// goappFetchWithProgress is go-app v10.1.11's app.js function that fetches
+// app.wasm for its loader. It copies the response, chunk by chunk, through
+// a JavaScript ReadableStream on the page's main thread before
+// WebAssembly.instantiateStreaming sees it. While the main thread is busy
+// (a slow phone, the page's other scripts), the copy falls behind: the
+// compiler gets the bytes late, and the network, held back by the
+// stream's backpressure, delivers the last byte late (docs/startup.md).
+// The response is also no longer the one fetch() returned, so the browser
+// cannot cache the compiled code by its URL.
+const goappFetchWithProgress = `async function fetchWithProgress(url, progess) {
+  const response = await fetch(url);
+
+  let contentLength = goappWasmContentLength;
+  if (contentLength <= 0) {
+    try {
+      contentLength = response.headers.get(goappWasmContentLengthHeader);
+    } catch { }
+    if (!goappWasmContentLengthHeader || !contentLength) {
+      contentLength = response.headers.get("Content-Length");
+    }
+  }
+
+  const total = parseInt(contentLength, 10);
+  let loaded = 0;
+
+  const progressHandler = function (loaded, total) {
+    progess(Math.round((loaded * 100) / total));
+  };
+
+  var res = new Response(
+    new ReadableStream(
+      {
+        async start(controller) {
+          var reader = response.body.getReader();
+          for (; ;) {
+            var { done, value } = await reader.read();
+
+            if (done) {
+              progressHandler(total, total);
+              break;
+            }
+
+            loaded += value.byteLength;
+            progressHandler(loaded, total);
+            controller.enqueue(value);
+          }
+          controller.close();
+        },
+      },
+      {
+        status: response.status,
+        statusText: response.statusText,
+      }
+    )
+  );
+
+  for (var pair of response.headers.entries()) {
+    res.headers.set(pair[0], pair[1]);
+  }
+
+  return res;
+}`
+
+// streamingFetchWithProgress hands fetch()'s own response to the compiler,
+// which then reads the network's bytes without JavaScript in between, and
+// counts a clone's bytes for the progress label. The browser splits a
+// network body in two natively; the label's branch only buffers what the
+// label has not yet counted. The label shows decoded bytes against
+// goappWasmContentLength (the raw size, which buildPWA sets whenever
+// app.wasm is embedded); a compressed response's Content-Length would count
+// past 100 %, so without the raw size the label stays at 0 %.
+const streamingFetchWithProgress = `async function fetchWithProgress(url, progess) {
+  // tinyRAG: see server/webapp/loader.go.
+  const response = await fetch(url);
+  const total = parseInt(goappWasmContentLength, 10);
+  if (response.ok && response.body && total > 0) {
+    const reader = response.clone().body.getReader();
+    (async () => {
+      let loaded = 0, shown = -1;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          return;
+        }
+        loaded += value.byteLength;
+        const p = Math.min(100, Math.round((loaded * 100) / total));
+        if (p !== shown) {
+          shown = p;
+          progess(p);
+        }
+      }
+    })().catch(() => {});
+  }
+  return response;
+}`
+
+// streamLoader rewrites go-app's app.js so that app.wasm streams straight
+// into the compiler. It fails when go-app's function is not there word for
+// word: a new go-app version must be looked at, not patched blindly.
+func streamLoader(appJS []byte) ([]byte, error) {
+	if n := bytes.Count(appJS, []byte(goappFetchWithProgress)); n != 1 {
+		return nil, fmt.Errorf("app.js: go-app's fetchWithProgress found %d times, want once (a go-app upgrade changed its loader: review server/webapp/loader.go)", n)
+	}
+	return bytes.Replace(appJS, []byte(goappFetchWithProgress), []byte(streamingFetchWithProgress), 1), nil
+}
