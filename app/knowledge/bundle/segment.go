@@ -18,9 +18,11 @@ type segment struct {
 	chunks    int
 	bodyLens  []uint32
 	titleLens []uint32
-	// ord and n are each chunk's document ordinal and number in it.
-	ord []int32
-	n   []int32
+	// ord and n are each chunk's document ordinal and number in it;
+	// docs[o] is ordinal o's id in DocID, its number in decimal.
+	ord  []int32
+	n    []int32
+	docs []string
 	// body and title hold the loaded terms' postings; a term whose shard
 	// is loaded and that is not here has none.
 	body, title map[string]postingList
@@ -29,7 +31,10 @@ type segment struct {
 // postingList is one term's postings in one field.
 type postingList struct{ docs, freqs []uint32 }
 
-var _ rank.Segment = (*segment)(nil)
+var (
+	_ rank.Segment    = (*segment)(nil)
+	_ rank.ChunkTable = (*segment)(nil)
+)
 
 // newSegment lays out the figures of all documents, by ordinal.
 func newSegment(docs []docFigures, chunks int) (*segment, error) {
@@ -49,6 +54,10 @@ func newSegment(docs []docFigures, chunks int) (*segment, error) {
 	}
 	if len(s.ord) != chunks {
 		return nil, fmt.Errorf("%w: the figures list %d chunks, the manifest %d", ErrDamaged, len(s.ord), chunks)
+	}
+	s.docs = make([]string, len(docs))
+	for o := range s.docs {
+		s.docs[o] = strconv.Itoa(o)
 	}
 	return s, nil
 }
@@ -76,6 +85,10 @@ func (s *segment) Postings(field, term string) (docs, freqs, lens []uint32) {
 	}
 	return nil, nil, nil
 }
+
+// ChunkTable implements rank.ChunkTable: the ids DocID writes, as
+// tables.
+func (s *segment) ChunkTable() (docs []string, ord, n []int32) { return s.docs, s.ord, s.n }
 
 // Lengths implements rank.Segment.
 func (s *segment) Lengths(field string) []uint32 {

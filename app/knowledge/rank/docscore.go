@@ -1,6 +1,8 @@
 package rank
 
 import (
+	"slices"
+
 	"github.com/RoaringBitmap/roaring/v2"
 )
 
@@ -91,13 +93,9 @@ func (r *Ranker) documentParts(seg Segment, info *segInfo) (*docParts, error) {
 		chunks int32
 		title  int64
 	}
-	sums := map[int32]*sum{}
+	sums := newDocSums[sum](info.ord)
 	for local, o := range info.ord {
-		s := sums[o]
-		if s == nil {
-			s = &sum{}
-			sums[o] = s
-		}
+		s := sums.get(o)
 		if local < len(body) {
 			s.length += int64(body[local])
 		}
@@ -106,12 +104,12 @@ func (r *Ranker) documentParts(seg Segment, info *segInfo) (*docParts, error) {
 			s.title = int64(title[local])
 		}
 	}
-	p := &docParts{length: make([]uint32, len(info.ord)), repeats: make([]int32, len(info.ord)), docs: len(sums)}
-	for _, s := range sums {
+	p := &docParts{length: make([]uint32, len(info.ord)), repeats: make([]int32, len(info.ord)), docs: sums.len()}
+	sums.each(func(s *sum) {
 		p.tokens += max(1, s.length-int64(s.chunks-1)*s.title)
-	}
+	})
 	for local, o := range info.ord {
-		s := sums[o]
+		s := sums.get(o)
 		p.length[local] = uint32(max(1, s.length-int64(s.chunks-1)*s.title))
 		if s.title > 0 {
 			p.repeats[local] = s.chunks - 1
@@ -137,4 +135,65 @@ func liveDocuments(p *docParts, info *segInfo, deleted *roaring.Bitmap) (int, in
 		}
 	}
 	return n, tokens
+}
+
+// docSums holds one T per document ordinal of a segment. A segment's
+// ordinals usually form a dense range (a bundle's: all of them; a
+// segment of the in-memory index: the documents it was written with), so
+// they index a slice; a segment whose ordinals are spread thin, after
+// merges of old and new documents, falls back to a map.
+type docSums[T any] struct {
+	lo    int32
+	dense []T
+	seen  []bool
+	n     int
+	byOrd map[int32]*T
+}
+
+func newDocSums[T any](ord []int32) *docSums[T] {
+	if len(ord) == 0 {
+		return &docSums[T]{}
+	}
+	lo, hi := slices.Min(ord), slices.Max(ord)
+	if span := int64(hi) - int64(lo) + 1; span <= 2*int64(len(ord))+64 {
+		return &docSums[T]{lo: lo, dense: make([]T, span), seen: make([]bool, span)}
+	}
+	return &docSums[T]{byOrd: map[int32]*T{}}
+}
+
+// get returns ordinal o's T, making it on first use.
+func (d *docSums[T]) get(o int32) *T {
+	if d.byOrd != nil {
+		t := d.byOrd[o]
+		if t == nil {
+			t = new(T)
+			d.byOrd[o] = t
+			d.n++
+		}
+		return t
+	}
+	i := o - d.lo
+	if !d.seen[i] {
+		d.seen[i] = true
+		d.n++
+	}
+	return &d.dense[i]
+}
+
+// len is how many ordinals have a T.
+func (d *docSums[T]) len() int { return d.n }
+
+// each calls f with every ordinal's T, in no particular order.
+func (d *docSums[T]) each(f func(*T)) {
+	if d.byOrd != nil {
+		for _, t := range d.byOrd {
+			f(t)
+		}
+		return
+	}
+	for i := range d.dense {
+		if d.seen[i] {
+			f(&d.dense[i])
+		}
+	}
 }

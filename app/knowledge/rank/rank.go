@@ -592,6 +592,13 @@ func (r *Ranker) segmentInfo(seg Segment) (*segInfo, error) {
 	}
 	count := seg.Count()
 	info := &segInfo{ord: make([]int32, count), n: make([]int32, count)}
+	if ct, ok := seg.(ChunkTable); ok {
+		if err := r.tableInfo(ct, info); err != nil {
+			return nil, err
+		}
+		r.infos[seg] = info
+		return info, nil
+	}
 	for i := uint64(0); i < count; i++ {
 		id, err := seg.DocID(i)
 		if err != nil {
@@ -609,6 +616,41 @@ func (r *Ranker) segmentInfo(seg Segment) (*segInfo, error) {
 	}
 	r.infos[seg] = info
 	return info, nil
+}
+
+// tableInfo fills info from a segment's chunk table, numbering the
+// documents exactly as segmentInfo does from the ids: each new document
+// takes the next ordinal when its first chunk comes. r.mu is held.
+func (r *Ranker) tableInfo(ct ChunkTable, info *segInfo) error {
+	docs, ord, n := ct.ChunkTable()
+	if len(ord) != len(info.ord) || len(n) != len(info.n) {
+		return fmt.Errorf("rank: the chunk table lists %d and %d chunks, the segment holds %d", len(ord), len(n), len(info.ord))
+	}
+	if len(r.ordinals) == 0 {
+		// A bundle's one segment names every document: grow the map once.
+		r.ordinals = make(map[string]int32, len(docs))
+	}
+	global := make([]int32, len(docs))
+	for i := range global {
+		global[i] = -1
+	}
+	for i, l := range ord {
+		if l < 0 || int(l) >= len(docs) {
+			return fmt.Errorf("rank: chunk %d names document %d of %d", i, l, len(docs))
+		}
+		o := global[l]
+		if o < 0 {
+			var ok bool
+			if o, ok = r.ordinals[docs[l]]; !ok {
+				o = int32(len(r.ordDocs))
+				r.ordinals[docs[l]] = o
+				r.ordDocs = append(r.ordDocs, docs[l])
+			}
+			global[l] = o
+		}
+		info.ord[i], info.n[i] = o, n[i]
+	}
+	return nil
 }
 
 func (r *Ranker) ordinalDocs() []string {

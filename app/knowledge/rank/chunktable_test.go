@@ -1,0 +1,159 @@
+package rank
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tinyrag/app/knowledge/flatseg"
+)
+
+// tabled is a segment that also answers ChunkTable, from its own ids.
+type tabled struct {
+	Segment
+	docs   []string
+	ord, n []int32
+}
+
+func withTable(t *testing.T, seg Segment) *tabled {
+	t.Helper()
+	tb := &tabled{Segment: seg}
+	local := map[string]int32{}
+	for i := uint64(0); i < seg.Count(); i++ {
+		id, err := seg.DocID(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, num, _ := strings.Cut(string(id), "#")
+		n, _ := strconv.Atoi(num)
+		l, ok := local[doc]
+		if !ok {
+			l = int32(len(tb.docs))
+			local[doc] = l
+			tb.docs = append(tb.docs, doc)
+		}
+		tb.ord, tb.n = append(tb.ord, l), append(tb.n, int32(n))
+	}
+	return tb
+}
+
+func (s *tabled) ChunkTable() ([]string, []int32, []int32) { return s.docs, s.ord, s.n }
+
+type segmentsIndex struct{ segs []Segment }
+
+func (segmentsIndex) ChunkText(context.Context, Doc, int) (string, error) { return "", nil }
+func (segmentsIndex) Common(string) (bool, error)                         { return false, nil }
+
+func (ix segmentsIndex) View() (*View, error) {
+	v := &View{Release: func() {}}
+	for _, s := range ix.segs {
+		v.Segments = append(v.Segments, ViewSegment{Segment: s})
+		v.Chunks += s.Count()
+	}
+	return v, nil
+}
+
+// buildSegment indexes chunks named "doc#n", each of the given length.
+func buildSegment(t *testing.T, chunks []string) Segment {
+	t.Helper()
+	b := flatseg.NewBuilder()
+	for i, id := range chunks {
+		b.AddDocument(id)
+		b.AddField(FieldTitle, 2, []flatseg.Term{{Key: "title", ID: -1, Freq: 2}})
+		b.AddField(FieldBody, 5+i%7, []flatseg.Term{{Key: "word", ID: -1, Freq: uint32(5 + i%7)}})
+	}
+	seg, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seg
+}
+
+// A segment that hands ranking its chunk table is described exactly as
+// one whose ids ranking parses: the same ordinals, numbers, document
+// lengths and totals, documents spread over segments included.
+func TestChunkTable_DescribesASegmentAsItsIDsDo(t *testing.T) {
+	many := func(doc string, k int) []string {
+		var out []string
+		for n := range k {
+			out = append(out, fmt.Sprintf("%s#%d", doc, n))
+		}
+		sort.Strings(out) // the index keeps a document's chunks by id
+		return out
+	}
+	tests := []struct {
+		name     string
+		segments [][]string
+	}{
+		{"one segment, one chunk each", [][]string{{"a#0", "b#0", "c#0"}}},
+		{"documents of more than ten chunks", [][]string{append(many("a", 12), many("b", 3)...)}},
+		{"a later segment names earlier documents", [][]string{{"a#0", "b#0"}, {"c#0", "a#1", "d#0"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var plain, table []Segment
+			for _, chunks := range tc.segments {
+				seg := buildSegment(t, chunks)
+				plain = append(plain, seg)
+				table = append(table, withTable(t, seg))
+			}
+			want, err := New(Config{}).Describe(segmentsIndex{plain})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := New(Config{}).Describe(segmentsIndex{table})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("with the table %+v\nfrom the ids %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestChunkTable_RefusesATableThatDoesNotFitTheSegment(t *testing.T) {
+	seg := buildSegment(t, []string{"a#0", "b#0"})
+	for name, tb := range map[string]*tabled{
+		"too few chunks":      {Segment: seg, docs: []string{"a"}, ord: []int32{0}, n: []int32{0}},
+		"an unknown document": {Segment: seg, docs: []string{"a"}, ord: []int32{0, 1}, n: []int32{0, 0}},
+	} {
+		if _, err := New(Config{}).Describe(segmentsIndex{[]Segment{tb}}); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// docSums gives each ordinal its own sum whether the ordinals are dense
+// (a slice) or spread thin (a map).
+func TestDocSums_OneSumPerOrdinalDenseOrSparse(t *testing.T) {
+	for name, ord := range map[string][]int32{
+		"dense":  {3, 3, 4, 5, 5, 5, 7},
+		"sparse": {0, 0, 1000, 5000, 5000},
+		"empty":  {},
+	} {
+		s := newDocSums[int](ord)
+		want := map[int32]int{}
+		for _, o := range ord {
+			*s.get(o)++
+			want[o]++
+		}
+		var got, wantCounts []int
+		s.each(func(n *int) { got = append(got, *n) })
+		for _, n := range want {
+			wantCounts = append(wantCounts, n)
+		}
+		sort.Ints(got)
+		sort.Ints(wantCounts)
+		if s.len() != len(want) || !reflect.DeepEqual(got, wantCounts) && len(want) > 0 {
+			t.Errorf("%s: len %d, sums %v; want %d, %v", name, s.len(), got, len(want), wantCounts)
+		}
+		if (s.byOrd != nil) != (name == "sparse") {
+			t.Errorf("%s: map used %v", name, s.byOrd != nil)
+		}
+	}
+}
