@@ -1,6 +1,7 @@
 // Starts the downloads that every first search of the site's knowledge
 // needs — tinyrag.json, each bundle's manifest, its figure shards and, on
-// a small site, its term map pages — while app.wasm is still arriving.
+// a small site, its term map pages — while app.wasm is still arriving (a
+// large site's figure shards once it has arrived).
 // They are a few kilobytes beside app.wasm's megabytes, and without this
 // a visitor's first search would wait for three rounds of them after the
 // app is ready (the config, then the manifest, then the shards it names;
@@ -39,8 +40,8 @@
 
   // A small site's bundle (app/knowledge/bundle, Index.Small): at most 8
   // figure shards (of 1,024 documents each) and 8 term map pages (of 256
-  // shards each), some tens of kilobytes. A larger bundle's are left to
-  // the app once it is ready: they would share the line with app.wasm.
+  // shards each), some tens of kilobytes, fetched at once. A larger
+  // bundle's would share the line with app.wasm (see manifest below).
   const maxFigures = 8;
   const maxMapPages = 8;
 
@@ -69,14 +70,50 @@
     return wanted.some((w) => w === manifestURL || w === name || w === dir);
   };
 
-  const manifest = (manifestURL) => (m) => {
-    const figures = m && m.figures && Array.isArray(m.figures.files) ? m.figures.files : [];
-    const pages = m && m.terms && m.terms.paged && Array.isArray(m.terms.files) ? m.terms.files : [];
-    if (figures.length > maxFigures || pages.length > maxMapPages) return;
-    const files = figures.concat(pages);
+  // wasmArrived resolves once app.wasm's last byte is in (its resource
+  // timing entry appears when the response ends). From then until the app
+  // is ready, the page compiles and starts Go, and the line is idle.
+  const wasmURL = new URL('app.wasm', script.src).href;
+  const wasmArrived = new Promise((resolve) => {
+    const arrived = (entries) => entries.some((e) => e.name === wasmURL);
+    if (arrived(performance.getEntriesByType('resource'))) {
+      resolve();
+      return;
+    }
+    if (typeof PerformanceObserver !== 'function') return; // left to the app
+    const seen = new PerformanceObserver((list) => {
+      if (arrived(list.getEntries())) {
+        seen.disconnect();
+        resolve();
+      }
+    });
+    seen.observe({ type: 'resource', buffered: true });
+  });
+  // Once the app is ready it fetches what it has not taken itself
+  // (app/control, prefetchSite): asking then would ask twice.
+  const appReady = () => performance.getEntriesByName('tinyrag:ready').length > 0;
+
+  const fetchAll = (files, manifestURL) => {
     for (const f of files) {
       if (typeof f === 'string') get(new URL(f, manifestURL).href);
     }
+  };
+
+  const manifest = (manifestURL) => (m) => {
+    const figures = m && m.figures && Array.isArray(m.figures.files) ? m.figures.files : [];
+    const pages = m && m.terms && m.terms.paged && Array.isArray(m.terms.files) ? m.terms.files : [];
+    if (figures.length <= maxFigures && pages.length <= maxMapPages) {
+      fetchAll(figures.concat(pages), manifestURL);
+      return;
+    }
+    // A larger bundle's figure shards (some 9 KB brotli per 1,024
+    // documents: 470 KB for 50,000 pages) wait for app.wasm, so they do
+    // not slow it, and arrive while the app starts instead of after it is
+    // ready; every first query needs all of them. Its map pages are left
+    // to the app: a query reads only the few that cover its words.
+    wasmArrived.then(() => {
+      if (!appReady()) fetchAll(figures, manifestURL);
+    });
   };
 
   get(configURL, (cfg) => {
