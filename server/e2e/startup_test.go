@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 )
@@ -25,6 +28,19 @@ type wasmLoad struct {
 	events   []traceEvent
 	complete chan struct{}
 }
+
+// watchLoaderLabel records every text go-app's loading label shows, in
+// window.__loaderLabels.
+const watchLoaderLabel = `(() => {
+  window.__loaderLabels = [];
+  new MutationObserver(() => {
+    const l = document.getElementById("app-wasm-loader-label");
+    const s = l && l.innerText;
+    if (s && window.__loaderLabels[window.__loaderLabels.length - 1] !== s) window.__loaderLabels.push(s);
+  }).observe(document, {subtree: true, childList: true, characterData: true});
+})()`
+
+var percent = regexp.MustCompile(`(\d+)%`)
 
 // traceWasmLoad loads url in b, on a line throttled to bytesPerSec, until
 // the app is ready, recording the page's requests and V8's wasm trace
@@ -107,7 +123,28 @@ func TestStartup_WasmIsPreloadedWithThePageAndCompiledWhileItStreams(t *testing.
 		t.Run(tc.name, func(t *testing.T) {
 			url := tc.url(t)
 			b := newBrowser(t, 1280, 800)
+			if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: watchLoaderLabel}); err != nil {
+				t.Fatal(err)
+			}
 			l := traceWasmLoad(t, b, url, tc.line)
+			// The loader's label counts app.wasm's bytes as they arrive
+			// (a clone of the response the compiler reads).
+			labels := eval[[]string](t, b, `window.__loaderLabels || []`)
+			var between bool
+			for _, s := range labels {
+				m := percent.FindStringSubmatch(s)
+				if m == nil {
+					continue
+				}
+				if n, _ := strconv.Atoi(m[1]); n > 100 {
+					t.Errorf("the loader's label shows %q: past 100 %%", s)
+				} else if n > 0 && n < 100 {
+					between = true
+				}
+			}
+			if !between {
+				t.Errorf("the loader's label never showed progress between 0 and 100 %%: %q", labels)
+			}
 			l.mu.Lock()
 			defer l.mu.Unlock()
 
