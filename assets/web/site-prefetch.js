@@ -116,6 +116,10 @@
     });
   };
 
+  // Go has started (the page ran this script late): the app fetches
+  // what it needs itself, and asking as well would ask twice.
+  if (performance.getEntriesByName('tinyrag:main').length > 0) return;
+
   get(configURL, (cfg) => {
     if (!cfg || !Array.isArray(cfg.bundles)) return;
     for (const b of cfg.bundles) {

@@ -35,9 +35,12 @@ var appInfo = pwa.App{
 
 // pageScripts run in the page beside go-app's loader: the update prompt's
 // link to the service worker, the composer before the wasm is ready, and
-// the downloads every first search of the site's knowledge needs, started
-// as soon as the script arrives.
-var pageScripts = []string{"/web/pwa.js defer", "/web/early-input.js defer", "/web/site-prefetch.js async"}
+// the downloads every first search of the site's knowledge needs. All are
+// deferred: they run in order right after the page is parsed, right after
+// go-app's app.js has started app.wasm's download, so before any Go code.
+// (An async site-prefetch.js could wait behind the page's long tasks until
+// Go had started and asked for the same files itself.)
+var pageScripts = []string{"/web/pwa.js defer", "/web/early-input.js defer", "/web/site-prefetch.js defer"}
 
 // appHandler is go-app's handler with every resource local (go-app's
 // defaults point icons at a public host, which breaks offline use). res
