@@ -254,29 +254,24 @@ func (p *builtPWA) mount(mux *http.ServeMux) {
 	// go-app's scripts and styles as the worker hashed them (app.js is
 	// rewritten: see streamLoader), revalidated by the version like go-app's
 	// own handler does.
-	for path, body := range p.generated {
-		file := serve(generatedType(path), body)
-		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+	revalidated := func(h http.HandlerFunc) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("ETag", etag)
 			if strings.Contains(r.Header.Get("If-None-Match"), etag) {
 				w.WriteHeader(http.StatusNotModified)
 				return
 			}
-			file(w, r)
-		})
+			h(w, r)
+		}
+	}
+	for path, body := range p.generated {
+		mux.Handle("GET "+path, revalidated(serve(generatedType(path), body)))
 	}
 	for _, pg := range pages.All() {
 		page := serve("text/html; charset=utf-8", p.pages[pg.Path])
 		if pg.Path == pages.RootPath {
 			// The app's own page, revalidated by the version.
-			mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("ETag", etag)
-				if strings.Contains(r.Header.Get("If-None-Match"), etag) {
-					w.WriteHeader(http.StatusNotModified)
-					return
-				}
-				page(w, r)
-			})
+			mux.Handle("GET /{$}", revalidated(page))
 		} else {
 			// Every other page as hashed for the worker; the embedded
 			// view's frame-ancestors come from the security headers

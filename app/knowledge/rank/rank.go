@@ -596,26 +596,31 @@ func (r *Ranker) segmentInfo(seg Segment) (*segInfo, error) {
 		if err := r.tableInfo(ct, info); err != nil {
 			return nil, err
 		}
-		r.infos[seg] = info
-		return info, nil
-	}
-	for i := uint64(0); i < count; i++ {
-		id, err := seg.DocID(i)
-		if err != nil {
-			return nil, fmt.Errorf("rank: read chunk id: %w", err)
+	} else {
+		for i := uint64(0); i < count; i++ {
+			id, err := seg.DocID(i)
+			if err != nil {
+				return nil, fmt.Errorf("rank: read chunk id: %w", err)
+			}
+			doc, num, _ := strings.Cut(string(id), "#")
+			n, _ := strconv.Atoi(num)
+			info.ord[i], info.n[i] = r.ordinal(doc), int32(n)
 		}
-		doc, num, _ := strings.Cut(string(id), "#")
-		n, _ := strconv.Atoi(num)
-		o, ok := r.ordinals[doc]
-		if !ok {
-			o = int32(len(r.ordDocs))
-			r.ordinals[doc] = o
-			r.ordDocs = append(r.ordDocs, doc)
-		}
-		info.ord[i], info.n[i] = o, int32(n)
 	}
 	r.infos[seg] = info
 	return info, nil
+}
+
+// ordinal returns doc's ordinal, giving a document seen for the first
+// time the next one. r.mu is held.
+func (r *Ranker) ordinal(doc string) int32 {
+	o, ok := r.ordinals[doc]
+	if !ok {
+		o = int32(len(r.ordDocs))
+		r.ordinals[doc] = o
+		r.ordDocs = append(r.ordDocs, doc)
+	}
+	return o
 }
 
 // tableInfo fills info from a segment's chunk table, numbering the
@@ -638,17 +643,10 @@ func (r *Ranker) tableInfo(ct ChunkTable, info *segInfo) error {
 		if l < 0 || int(l) >= len(docs) {
 			return fmt.Errorf("rank: chunk %d names document %d of %d", i, l, len(docs))
 		}
-		o := global[l]
-		if o < 0 {
-			var ok bool
-			if o, ok = r.ordinals[docs[l]]; !ok {
-				o = int32(len(r.ordDocs))
-				r.ordinals[docs[l]] = o
-				r.ordDocs = append(r.ordDocs, docs[l])
-			}
-			global[l] = o
+		if global[l] < 0 {
+			global[l] = r.ordinal(docs[l])
 		}
-		info.ord[i], info.n[i] = o, n[i]
+		info.ord[i], info.n[i] = global[l], n[i]
 	}
 	return nil
 }
