@@ -120,6 +120,14 @@ func siteInFolders(t *testing.T, folders []string, extra ...string) *plainHost {
 	t.Helper()
 	tmp := t.TempDir()
 	pages, bundleFile := orchardBundle(t, tmp)
+	return hostSite(t, tmp, pages, bundleFile, folders, extra...)
+}
+
+// hostSite builds the app with bundleFile by `tinyrag static` (with extra
+// flags) in tmp and serves it from a plain host: a copy in each of
+// folders, the pages under /docs/.
+func hostSite(t *testing.T, tmp, pages, bundleFile string, folders []string, extra ...string) *plainHost {
+	t.Helper()
 	out := filepath.Join(tmp, "build")
 	run(t, binPath, append([]string{"static", "-o", out, "--bundle", bundleFile}, extra...)...)
 

@@ -19,34 +19,21 @@ import (
 // byte and before the app is ready, and the first search finds its hits.
 func TestStaticSite_ALargeSitesFiguresArriveWhileTheAppStarts(t *testing.T) {
 	tmp := t.TempDir()
-	pages := filepath.Join(tmp, "docs")
-	if err := os.MkdirAll(pages, 0o755); err != nil {
+	notes := filepath.Join(tmp, "docs")
+	if err := os.MkdirAll(notes, 0o755); err != nil {
 		t.Fatal(err)
-	}
-	for name, body := range orchardPages {
-		if err := os.WriteFile(filepath.Join(pages, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 	for i := range 12 {
 		body := fmt.Sprintf(`<!doctype html><html lang="en"><head><title>Orchard note %d</title></head><body><main><h1>Note %d</h1><p>Row %d of the orchard was mulched and watered in week %d.</p></main></body></html>`, i, i, i, i+10)
-		if err := os.WriteFile(filepath.Join(pages, fmt.Sprintf("note-%d.html", i)), []byte(body), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(notes, fmt.Sprintf("note-%d.html", i)), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// One document per figure shard: more shards than a small bundle has
-	// (app/knowledge/bundle, Index.Small), on a site small enough for a test.
-	bundleDir := filepath.Join(tmp, "orchard")
-	run(t, binPath, "bundle", "-o", bundleDir, "-title", "Orchard handbook", "-prefix", "/docs/", "-figures-per", "1", pages)
-	out := filepath.Join(tmp, "build")
-	run(t, binPath, "static", "-o", out, "--bundle", bundleDir)
-	root := filepath.Join(tmp, "www")
-	for src, dst := range map[string]string{pages: "/docs/", out: anywherePath} {
-		if err := os.CopyFS(filepath.Join(root, filepath.FromSlash(dst)), os.DirFS(src)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	site := newPlainHost(t, root)
+	// The orchard pages join the notes. One document per figure shard:
+	// more shards than a small bundle has (app/knowledge/bundle,
+	// Index.Small), on a site small enough for a test.
+	pages, bundleDir := orchardBundle(t, tmp, "-figures-per", "1")
+	site := hostSite(t, tmp, pages, bundleDir, []string{anywherePath})
 
 	b := newBrowser(t, 1280, 800)
 	openApp(t, b, site.URL+anywherePath)

@@ -59,7 +59,7 @@ func withCORS(next http.Handler) http.Handler {
 
 // orchardBundle writes the orchard pages into tmp/docs and bundles them
 // with `tinyrag bundle` into the folder tmp/orchard, cited under /docs/.
-func orchardBundle(t *testing.T, tmp string) (pages, bundleDir string) {
+func orchardBundle(t *testing.T, tmp string, bundleArgs ...string) (pages, bundleDir string) {
 	t.Helper()
 	pages = filepath.Join(tmp, "docs")
 	os.MkdirAll(pages, 0o755)
@@ -69,7 +69,7 @@ func orchardBundle(t *testing.T, tmp string) (pages, bundleDir string) {
 		}
 	}
 	bundleDir = filepath.Join(tmp, "orchard")
-	run(t, binPath, "bundle", "-o", bundleDir, "-title", "Orchard handbook", "-prefix", "/docs/", pages)
+	run(t, binPath, append([]string{"bundle", "-o", bundleDir, "-title", "Orchard handbook", "-prefix", "/docs/"}, append(bundleArgs, pages)...)...)
 	return pages, bundleDir
 }
 
