@@ -409,12 +409,18 @@ func hostMessages(t *testing.T, b *browser) hostGot {
 	return got
 }
 
-// embedFrame returns the id of the panel's frame (the app's embed.html).
+// embedFrame returns the id of the panel's frame (the app's embed.html),
+// waiting for it: a panel opened on demand creates its frame and starts its
+// navigation a moment after it reports itself open.
 func embedFrame(t *testing.T, b *browser, appURL string) cdp.FrameID {
 	t.Helper()
-	id := findEmbedFrame(t, b, appURL)
+	var id cdp.FrameID
+	deadline := time.Now().Add(10 * time.Second)
+	for id = findEmbedFrame(t, b, appURL); id == "" && time.Now().Before(deadline); id = findEmbedFrame(t, b, appURL) {
+		time.Sleep(100 * time.Millisecond)
+	}
 	if id == "" {
-		t.Fatalf("no frame of %s/embed.html in the page", appURL)
+		t.Fatalf("no frame of %s/embed.html in the page after 10 s", appURL)
 	}
 	return id
 }
