@@ -44,13 +44,18 @@ func sentence(rng *rand.Rand, n int) string {
 }
 
 // corpus generates n documents of one to about eight chunks, with
-// headings, so that documents span chunks and segments.
+// headings, so that documents span chunks and segments; one in fifty
+// has a dozen sections or more, so that its chunk numbers past 9 sort
+// as text ("id#10" < "id#2") and not as numbers.
 func corpus(n int, seed int64) []knowledge.Input {
 	rng := rand.New(rand.NewSource(seed))
 	var out []knowledge.Input
 	for i := 0; i < n; i++ {
 		var text strings.Builder
 		sections := 1 + rng.Intn(3)
+		if i%50 == 7 {
+			sections = 12 + rng.Intn(6)
+		}
 		for s := 0; s < sections; s++ {
 			fmt.Fprintf(&text, "## %s\n\n", strings.TrimSuffix(sentence(rng, 2), ". "))
 			for p := rng.Intn(12); p >= 0; p-- {

@@ -43,6 +43,10 @@ func encodeFigures(docs []docFigures) []byte {
 func decodeFigures(data []byte, n, maxChunks int) ([]docFigures, error) {
 	d := &decoder{b: data}
 	out := make([]docFigures, 0, n)
+	// The documents' lengths share one array: a length takes at least a
+	// byte of data, so it never grows, and a large site's 50,000
+	// documents cost a few allocations rather than one each.
+	lens := make([]uint32, 0, len(data))
 	total := 0
 	for i := 0; i < n && d.err == nil; i++ {
 		var frag [fragNameLen / 2]byte
@@ -55,10 +59,12 @@ func decodeFigures(data []byte, n, maxChunks int) ([]docFigures, error) {
 		if k == 0 && d.err == nil {
 			d.err = fmt.Errorf("%w: a document without chunks", ErrDamaged)
 		}
-		f := docFigures{frag: frag, titleLen: d.u32(1<<32 - 1), lens: make([]uint32, 0, k)}
+		f := docFigures{frag: frag, titleLen: d.u32(1<<32 - 1)}
+		start := len(lens)
 		for j := 0; j < k && d.err == nil; j++ {
-			f.lens = append(f.lens, d.u32(1<<32-1))
+			lens = append(lens, d.u32(1<<32-1))
 		}
+		f.lens = lens[start:len(lens):len(lens)]
 		total += k
 		out = append(out, f)
 	}

@@ -395,7 +395,7 @@ func (ix *Index) loadFigures(ctx context.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		var docs []docFigures
+		docs := make([]docFigures, 0, ix.man.Docs)
 		for _, p := range parts {
 			docs = append(docs, p...)
 		}

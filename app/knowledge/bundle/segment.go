@@ -42,22 +42,39 @@ func newSegment(docs []docFigures, chunks int) (*segment, error) {
 		ord: make([]int32, 0, chunks), n: make([]int32, 0, chunks),
 		body: map[string]postingList{}, title: map[string]postingList{}}
 	for o, d := range docs {
-		nums := slotNumbers(len(d.lens))
+		var nums []int32 // nil: slot and number agree (slotNumbers)
+		if len(d.lens) > 10 {
+			nums = slotNumbers(len(d.lens))
+		}
 		for slot, l := range d.lens {
-			if nums[slot] == 0 && len(s.ord) < chunks {
+			num := int32(slot)
+			if nums != nil {
+				num = nums[slot]
+			}
+			if num == 0 && len(s.ord) < chunks {
 				s.titleLens[len(s.ord)] = d.titleLen
 			}
 			s.bodyLens = append(s.bodyLens, l)
 			s.ord = append(s.ord, int32(o))
-			s.n = append(s.n, nums[slot])
+			s.n = append(s.n, num)
 		}
 	}
 	if len(s.ord) != chunks {
 		return nil, fmt.Errorf("%w: the figures list %d chunks, the manifest %d", ErrDamaged, len(s.ord), chunks)
 	}
+	// The ids are the ordinals as text, cut from one string: one
+	// allocation rather than one a document.
+	var digits []byte
+	ends := make([]int, len(docs))
+	for o := range docs {
+		digits = strconv.AppendInt(digits, int64(o), 10)
+		ends[o] = len(digits)
+	}
+	all := string(digits)
 	s.docs = make([]string, len(docs))
-	for o := range s.docs {
-		s.docs[o] = strconv.Itoa(o)
+	start := 0
+	for o, end := range ends {
+		s.docs[o], start = all[start:end], end
 	}
 	return s, nil
 }

@@ -634,6 +634,7 @@ func (r *Ranker) tableInfo(ct ChunkTable, info *segInfo) error {
 	if len(r.ordinals) == 0 {
 		// A bundle's one segment names every document: grow the map once.
 		r.ordinals = make(map[string]int32, len(docs))
+		r.ordDocs = make([]string, 0, len(docs))
 	}
 	global := make([]int32, len(docs))
 	for i := range global {
