@@ -42,21 +42,14 @@ func newSegment(docs []docFigures, chunks int) (*segment, error) {
 		ord: make([]int32, 0, chunks), n: make([]int32, 0, chunks),
 		body: map[string]postingList{}, title: map[string]postingList{}}
 	for o, d := range docs {
-		var nums []int32 // nil: slot and number agree (slotNumbers)
-		if len(d.lens) > 10 {
-			nums = slotNumbers(len(d.lens))
-		}
+		nums := slotNumbers(len(d.lens))
 		for slot, l := range d.lens {
-			num := int32(slot)
-			if nums != nil {
-				num = nums[slot]
-			}
-			if num == 0 && len(s.ord) < chunks {
+			if nums[slot] == 0 && len(s.ord) < chunks {
 				s.titleLens[len(s.ord)] = d.titleLen
 			}
 			s.bodyLens = append(s.bodyLens, l)
 			s.ord = append(s.ord, int32(o))
-			s.n = append(s.n, num)
+			s.n = append(s.n, nums[slot])
 		}
 	}
 	if len(s.ord) != chunks {
