@@ -7,10 +7,16 @@
 // app is ready (the config, then the manifest, then the shards it names;
 // docs/site-knowledge.md, "In the app").
 //
-// The app takes each response from here (window.tinyragPrefetch.take,
+// The app takes each file from here (window.tinyragPrefetch.body,
 // app/control/sitefile) instead of asking again, and checks every byte as
 // it checks a file it fetched itself; a URL the app never takes costs only
 // its bytes. Nothing is fetched when the browser asks to save data.
+//
+// body() hands over a whole file in one promise, read here as soon as it
+// arrives: the app's Go runs on the page's thread and takes each callback
+// only when it is idle, and a response and then its body were two turns
+// of it per file (for a large site's 50 figure shards, 100 turns while it
+// renders its ready state).
 'use strict';
 
 (() => {
@@ -23,15 +29,23 @@
   // then the site's knowledge): its response is handed out as copies.
   const keep = new Set([configURL]);
 
+  // whole reads a response promise into [status, ArrayBuffer] (null for
+  // a status other than 200: its body is not wanted).
+  const whole = (p) => p.then((r) => (r.status === 200
+    ? r.arrayBuffer().then((b) => [r.status, b])
+    : [r.status, null]));
+
   window.tinyragPrefetch = {
-    // take returns a promise of the response for url if this script asked
-    // for it, or undefined. A prefetch that failed is asked again, so the
-    // caller sees the network's own answer.
-    take(url) {
+    // body returns a promise of [status, ArrayBuffer or null] for url:
+    // what this script fetched, if it asked for url, or a new fetch. A
+    // prefetch that failed is asked again, so the caller sees the
+    // network's own answer. Go copies the bytes out and never writes to
+    // them, so a kept file's one buffer serves every caller.
+    body(url) {
       const p = pending.get(url);
-      if (!p) return undefined;
+      if (!p) return whole(fetch(url));
       if (!keep.has(url)) pending.delete(url);
-      return p.then((r) => (keep.has(url) ? r.clone() : r), () => fetch(url));
+      return p.catch(() => whole(fetch(url)));
     },
   };
 
@@ -45,16 +59,28 @@
   const maxFigures = 8;
   const maxMapPages = 8;
 
-  // get starts a download and keeps its promise for take(). then, if set,
-  // reads the body and starts the downloads it names before the promise
-  // resolves: whoever takes a response can only ask for what it names
+  // get starts a download and keeps its promise for body(). then, if set,
+  // reads the JSON and starts the downloads it names before the promise
+  // resolves: whoever takes a file can only ask for what it names
   // after this script has asked for it, so nothing is asked twice.
   const get = (url, then) => {
-    let p = fetch(url, { priority: 'low' });
+    let p = whole(fetch(url, { priority: 'low' }));
     if (then) {
-      p = p.then((r) => (r.ok ? r.clone().json().then(then).catch(() => {}) : Promise.resolve()).then(() => r));
+      p = p.then((sb) => {
+        if (!sb[1]) return sb;
+        let v;
+        try {
+          v = JSON.parse(new TextDecoder().decode(sb[1]));
+        } catch (e) {
+          return sb; // the app reports what is wrong with it
+        }
+        try {
+          then(v);
+        } catch (e) { /* the app fetches what was not started */ }
+        return sb;
+      });
     }
-    p.catch(() => { /* take() asks again */ });
+    p.catch(() => { /* body() asks again */ });
     pending.set(url, p);
   };
 

@@ -12,6 +12,13 @@ import (
 // ArrayBuffer and copies it into Go once. Go's fetch transport streams a
 // body in small pieces through the JS boundary, which for a bundle of many
 // megabytes cost more than the download itself.
+//
+// The page's site-prefetch.js reads the file (window.tinyragPrefetch.body),
+// so Go is called back once per file, with the whole of it; Go takes a
+// callback only when the page's thread is idle, and a large site's first
+// query waits on some fifty files. Without that script (a page that does
+// not load it, the tests under Node) the response and then its body come
+// in two callbacks.
 func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 	type result struct {
 		status int
@@ -19,7 +26,7 @@ func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 		err    error
 	}
 	done := make(chan result, 1)
-	var onResp, onBody, onErr js.Func
+	var onResp, onBody, onWhole, onErr js.Func
 	status := 0
 	onErr = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		msg := "fetch failed"
@@ -29,23 +36,38 @@ func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 		done <- result{status: status, err: fmt.Errorf("GET %s: %s", u, msg)}
 		return nil
 	})
-	onBody = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		buf := js.Global().Get("Uint8Array").New(args[0])
+	body := func(b js.Value) result {
+		buf := js.Global().Get("Uint8Array").New(b)
 		n := buf.Get("length").Int()
 		if int64(n) > limit {
-			done <- result{status: status, err: fmt.Errorf("GET %s: larger than %d MB", u, limit>>20)}
-			return nil
+			return result{status: status, err: fmt.Errorf("GET %s: larger than %d MB", u, limit>>20)}
 		}
-		b := make([]byte, n)
-		js.CopyBytesToGo(b, buf)
-		done <- result{status: status, data: b}
+		data := make([]byte, n)
+		js.CopyBytesToGo(data, buf)
+		return result{status: status, data: data}
+	}
+	failed := func() result {
+		return result{status: status, err: fmt.Errorf("GET %s: HTTP %d", u, status)}
+	}
+	onWhole = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		sb := args[0]
+		status = sb.Index(0).Int()
+		if b := sb.Index(1); status == 200 && b.Truthy() {
+			done <- body(b)
+		} else {
+			done <- failed()
+		}
+		return nil
+	})
+	onBody = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done <- body(args[0])
 		return nil
 	})
 	onResp = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		resp := args[0]
 		status = resp.Get("status").Int()
-		if !resp.Get("ok").Bool() {
-			done <- result{status: status, err: fmt.Errorf("GET %s: HTTP %d", u, status)}
+		if status != 200 {
+			done <- failed()
 			return nil
 		}
 		resp.Call("arrayBuffer").Call("then", onBody, onErr)
@@ -53,24 +75,17 @@ func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 	})
 	defer onResp.Release()
 	defer onBody.Release()
+	defer onWhole.Release()
 	defer onErr.Release()
-	request(u).Call("then", onResp, onErr)
+	if pf := js.Global().Get("tinyragPrefetch"); pf.Type() == js.TypeObject && pf.Get("body").Type() == js.TypeFunction {
+		pf.Call("body", u).Call("then", onWhole, onErr)
+	} else {
+		js.Global().Call("fetch", u).Call("then", onResp, onErr)
+	}
 	select {
 	case r := <-done:
 		return r.data, r.status, r.err
 	case <-ctx.Done():
 		return nil, 0, ctx.Err()
 	}
-}
-
-// request returns a promise of the response for u: the one the page's
-// site-prefetch.js started while app.wasm loaded, if it asked for u, or a
-// new fetch.
-func request(u string) js.Value {
-	if pf := js.Global().Get("tinyragPrefetch"); pf.Type() == js.TypeObject {
-		if p := pf.Call("take", u); p.Type() == js.TypeObject {
-			return p
-		}
-	}
-	return js.Global().Call("fetch", u)
 }

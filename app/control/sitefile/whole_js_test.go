@@ -9,38 +9,89 @@ import (
 	"testing"
 )
 
-// The page's site-prefetch.js starts the site's files while app.wasm
-// loads and hands each response over once (window.tinyragPrefetch.take):
-// a file it prefetched is read from there, without a request of its own;
-// any other is fetched.
-func TestGetWhole_TakesWhatThePagePrefetched(t *testing.T) {
-	const prefetched = "http://127.0.0.1:9/kb/tinyrag.json"
-	// Port 9 (discard) on loopback refuses the connection: a request that
-	// goes out fails, so only the prefetched response can succeed.
-	const other = "http://127.0.0.1:9/kb/other.json"
-	take := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if args[0].String() != prefetched {
-			return js.Undefined()
+// respond returns a JS function that answers a URL in files with a
+// Response of that body and anything else with a 404, as a promise (what
+// fetch returns).
+func respond(files map[string]string) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) any {
+		body, ok := files[args[0].String()]
+		status := 200
+		if !ok {
+			status = 404
 		}
-		resp := js.Global().Get("Response").New(`{"bundles":[]}`, map[string]any{"status": 200})
+		resp := js.Global().Get("Response").New(body, map[string]any{"status": status})
 		return js.Global().Get("Promise").Call("resolve", resp)
 	})
-	defer take.Release()
-	js.Global().Set("tinyragPrefetch", map[string]any{"take": take})
-	defer js.Global().Delete("tinyragPrefetch")
+}
+
+// The page's site-prefetch.js reads the site's files as they arrive and
+// hands each one over whole (window.tinyragPrefetch.body: a promise of
+// [status, ArrayBuffer or null]); without it, the app fetches the file
+// itself. Either way the caller gets the same bytes, statuses and errors.
+func TestGetWhole_ReadsThroughThePageOrItself(t *testing.T) {
+	const (
+		config  = "http://127.0.0.1:9/kb/tinyrag.json"
+		gone    = "http://127.0.0.1:9/kb/gone.json"
+		refused = "http://127.0.0.1:9/kb/refused.json"
+	)
+	fetchFn := respond(map[string]string{config: `{"bundles":[]}`})
+	defer fetchFn.Release()
+	// A fetch that fails (as a refused connection does) rejects.
+	failFetch := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if args[0].String() == refused {
+			return js.Global().Get("Promise").Call("reject", js.Global().Get("Error").New("connection refused"))
+		}
+		return fetchFn.Invoke(args[0])
+	})
+	defer failFetch.Release()
+	// body does what site-prefetch.js does with a response.
+	bodyFn := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return failFetch.Invoke(args[0]).Call("then", js.FuncOf(func(_ js.Value, a []js.Value) any {
+			r := a[0]
+			if r.Get("status").Int() != 200 {
+				return js.ValueOf([]any{r.Get("status"), js.Null()})
+			}
+			status := r.Get("status")
+			return r.Call("arrayBuffer").Call("then", js.FuncOf(func(_ js.Value, b []js.Value) any {
+				return js.ValueOf([]any{status, b[0]})
+			}))
+		}))
+	})
+	defer bodyFn.Release()
+
+	origFetch := js.Global().Get("fetch")
+	js.Global().Set("fetch", failFetch)
+	defer js.Global().Set("fetch", origFetch)
 
 	tests := []struct {
 		name, url, want, wantErr string
+		status                   int
 	}{
-		{"a prefetched file comes from the page", prefetched, `{"bundles":[]}`, ""},
-		{"another file is fetched", other, "", "GET " + other},
+		{"a file is read whole", config, `{"bundles":[]}`, "", 200},
+		{"a missing file is an error with its status", gone, "", "HTTP 404", 404},
+		{"a failed request is an error naming the URL", refused, "", "GET " + refused + ": connection refused", 0},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			data, _, err := getWhole(context.Background(), tc.url, maxConfig)
-			if string(data) != tc.want || (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
-				t.Errorf("getWhole(%s) = %q, %v; want %q, error %q", tc.url, data, err, tc.want, tc.wantErr)
-			}
-		})
+	for _, page := range []bool{true, false} {
+		if page {
+			js.Global().Set("tinyragPrefetch", map[string]any{"body": bodyFn})
+		} else {
+			js.Global().Delete("tinyragPrefetch")
+		}
+		for _, tc := range tests {
+			name := tc.name + map[bool]string{true: ", through the page", false: ", by the app"}[page]
+			t.Run(name, func(t *testing.T) {
+				data, status, err := getWhole(context.Background(), tc.url, maxConfig)
+				if string(data) != tc.want || status != tc.status || (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
+					t.Errorf("getWhole(%s) = %q, %d, %v; want %q, %d, error %q", tc.url, data, status, err, tc.want, tc.status, tc.wantErr)
+				}
+			})
+		}
 	}
+	js.Global().Delete("tinyragPrefetch")
+
+	t.Run("a file past the limit is refused", func(t *testing.T) {
+		if _, _, err := getWhole(context.Background(), config, 4); err == nil || !strings.Contains(err.Error(), "larger than") {
+			t.Errorf("getWhole with a 4-byte limit: error %v, want one saying the file is larger", err)
+		}
+	})
 }
