@@ -45,8 +45,9 @@ func sentence(rng *rand.Rand, n int) string {
 
 // corpus generates n documents of one to about eight chunks, with
 // headings, so that documents span chunks and segments; one in fifty
-// has a dozen sections or more, so that its chunk numbers past 9 sort
-// as text ("id#10" < "id#2") and not as numbers.
+// has nine to seventeen sections, so that the chunk numbers of some
+// sort as text ("id#10" < "id#2") and not as numbers, from the first
+// document where they differ (eleven chunks) on.
 func corpus(n int, seed int64) []knowledge.Input {
 	rng := rand.New(rand.NewSource(seed))
 	var out []knowledge.Input
@@ -54,7 +55,7 @@ func corpus(n int, seed int64) []knowledge.Input {
 		var text strings.Builder
 		sections := 1 + rng.Intn(3)
 		if i%50 == 7 {
-			sections = 12 + rng.Intn(6)
+			sections = 9 + rng.Intn(9)
 		}
 		for s := 0; s < sections; s++ {
 			fmt.Fprintf(&text, "## %s\n\n", strings.TrimSuffix(sentence(rng, 2), ". "))

@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -52,4 +53,25 @@ func FuzzDecode(f *testing.F) {
 			ParseManifest(data)
 		}
 	})
+}
+
+// A document's chunks are kept by their number as text, as the
+// in-memory index orders its chunk ids ("id#10" before "id#2"); the
+// two orders differ from the eleventh chunk on.
+func TestSlotNumbers_OrderChunksByTheirNumberAsText(t *testing.T) {
+	tests := []struct {
+		k    int
+		want []int32
+	}{
+		{1, []int32{0}},
+		{10, []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+		{11, []int32{0, 1, 10, 2, 3, 4, 5, 6, 7, 8, 9}},
+		{12, []int32{0, 1, 10, 11, 2, 3, 4, 5, 6, 7, 8, 9}},
+		{21, []int32{0, 1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 2, 20, 3, 4, 5, 6, 7, 8, 9}},
+	}
+	for _, tc := range tests {
+		if got := slotNumbers(tc.k); !slices.Equal(got, tc.want) {
+			t.Errorf("slotNumbers(%d) = %v, want %v", tc.k, got, tc.want)
+		}
+	}
 }

@@ -78,9 +78,10 @@ func decodeFigures(data []byte, n, maxChunks int) ([]docFigures, error) {
 }
 
 // inOrder is slotNumbers' answer for documents of up to ten chunks,
-// whose numbers as text sort as numbers: shared, so that laying out a
-// large site's figures allocates nothing per document.
-var inOrder = [...]int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+// numbered 0 to 9, whose numbers as text sort as numbers (from eleven
+// chunks on, "10" sorts before "2"): shared, so that laying out a large
+// site's figures allocates nothing per document.
+var inOrder = [...]int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 
 // slotNumbers returns, by slot, the numbers of a document's k chunks in
 // the order the index keeps them: by number as text. Callers only read
