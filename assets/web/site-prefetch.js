@@ -96,11 +96,19 @@
     return wanted.some((w) => w === manifestURL || w === name || w === dir);
   };
 
-  // wasmArrived resolves once app.wasm's last byte is in (its resource
-  // timing entry appears when the response ends). From then until the app
-  // is ready, the page compiles and starts Go, and the line is idle.
+  // wasmArrived resolves once app.wasm's last byte is in: the app's
+  // loader marks "tinyrag:wasm" and fires that event on window then
+  // (server/webapp/loader.go). Its resource timing entry, which appears
+  // when the response ends, is the fallback; a PerformanceObserver hears
+  // of it late, on a low-priority task. From then until the app is ready,
+  // the page compiles and starts Go, and the line is idle.
   const wasmURL = new URL('app.wasm', script.src).href;
   const wasmArrived = new Promise((resolve) => {
+    if (performance.getEntriesByName('tinyrag:wasm').length > 0) {
+      resolve();
+      return;
+    }
+    window.addEventListener('tinyrag:wasm', () => resolve(), { once: true });
     const arrived = (entries) => entries.some((e) => e.name === wasmURL);
     if (arrived(performance.getEntriesByType('resource'))) {
       resolve();

@@ -127,7 +127,7 @@ const tinyRAGMarks = `(() => {
 // then the app's own marks (tinyrag:…, app/control) and when the visit
 // asked its query: where the time between ready and results goes.
 const traceJS = `performance.getEntriesByType("resource")
-  .filter((e) => /\/bundles\/|tinyrag\.json|\/pagefind\//.test(e.name))
+  .filter((e) => /\/bundles\/|tinyrag\.json|\/pagefind\/|\/app\.wasm$/.test(e.name))
   .map((e) => new URL(e.name).pathname.replace(/^.*\/bundles\/[^/]+\//, "").replace(/^.*\/(pagefind|tinyrag)/, "$1").slice(0, 14) + " " + Math.round(e.startTime) + "-" + Math.round(e.responseEnd))
   .concat(performance.getEntriesByType("mark").filter((m) => m.name.startsWith("tinyrag:"))
     .map((m) => "mark " + m.name.slice(8) + " " + Math.round(m.startTime)))

@@ -47,12 +47,14 @@ func TestStaticSite_ALargeSitesFiguresArriveWhileTheAppStarts(t *testing.T) {
 	}
 	timing := eval[struct {
 		WasmEnd  float64
+		WasmMark float64
 		Ready    float64
 		Requests []request
 	}](t, b, `(() => {
 	  const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/web/app.wasm"));
 	  return {
 	    wasmEnd: wasm ? wasm.responseEnd : -1,
+	    wasmMark: (performance.getEntriesByName("tinyrag:wasm")[0] || {startTime: -1}).startTime,
 	    ready: performance.getEntriesByName("tinyrag:ready")[0].startTime,
 	    requests: performance.getEntriesByType("resource").filter((e) => /\/bundles\/.*\/g\//.test(e.name))
 	      .map((e) => ({path: new URL(e.name).pathname, start: e.startTime})),
@@ -60,6 +62,18 @@ func TestStaticSite_ALargeSitesFiguresArriveWhileTheAppStarts(t *testing.T) {
 	})()`)
 	if timing.WasmEnd < 0 {
 		t.Fatal("no resource timing for app.wasm")
+	}
+	// The loader says when app.wasm is in (server/webapp/loader.go), and
+	// the page's script starts the shards on that.
+	first := -1.0
+	for _, r := range timing.Requests {
+		if first < 0 || r.Start < first {
+			first = r.Start
+		}
+	}
+	t.Logf("app.wasm's last byte %.0f ms, tinyrag:wasm %.0f ms, figure shards from %.0f ms, ready %.0f ms", timing.WasmEnd, timing.WasmMark, first, timing.Ready)
+	if timing.WasmMark < timing.WasmEnd-1 {
+		t.Errorf("the loader's tinyrag:wasm mark at %.0f ms; want one once app.wasm's last byte is in (%.0f ms)", timing.WasmMark, timing.WasmEnd)
 	}
 	if len(timing.Requests) < 9 {
 		t.Fatalf("%d figure shards requested, want every one of more than 8: %+v", len(timing.Requests), timing.Requests)

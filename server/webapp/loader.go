@@ -76,20 +76,44 @@ const goappFetchWithProgress = `async function fetchWithProgress(url, progess) {
 // goappWasmContentLength (the raw size, which buildPWA sets whenever
 // app.wasm is embedded); a compressed response's Content-Length would count
 // past 100 %, so without the raw size the label stays at 0 %.
+//
+// When the clone's last byte is in (all goappWasmContentLength bytes, or
+// the end of the stream: the read that says so can come after Go has
+// started and held the thread for a while), it marks "tinyrag:wasm" and
+// fires that event on window: the page's site-prefetch.js starts a large site's figure
+// shards then, on a line app.wasm no longer needs. The resource timing
+// entry it could watch instead reaches a PerformanceObserver late, on a
+// low-priority task: 0.7 s after the last byte in a 50k-site benchmark
+// run (docs/site-knowledge-bench.md).
 const streamingFetchWithProgress = `async function fetchWithProgress(url, progess) {
   // tinyRAG: see server/webapp/loader.go.
   const response = await fetch(url);
   const total = parseInt(goappWasmContentLength, 10);
-  if (response.ok && response.body && total > 0) {
+  if (response.ok && response.body) {
     const reader = response.clone().body.getReader();
+    let arrived = false;
+    const arrive = () => {
+      if (!arrived) {
+        arrived = true;
+        performance.mark("tinyrag:wasm");
+        window.dispatchEvent(new Event("tinyrag:wasm"));
+      }
+    };
     (async () => {
       let loaded = 0, shown = -1;
       for (;;) {
         const { done, value } = await reader.read();
         if (done) {
+          arrive();
           return;
         }
+        if (!(total > 0)) {
+          continue;
+        }
         loaded += value.byteLength;
+        if (loaded >= total) {
+          arrive();
+        }
         const p = Math.min(100, Math.round((loaded * 100) / total));
         if (p !== shown) {
           shown = p;

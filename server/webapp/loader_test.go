@@ -29,7 +29,7 @@ func TestLoader_HandsTheFetchResponseToTheCompiler(t *testing.T) {
 		if strings.Contains(js, "new ReadableStream") {
 			t.Errorf("%s: app.js still copies app.wasm through a ReadableStream", name)
 		}
-		for _, want := range []string{"response.clone().body.getReader()", "return response;", "instantiateStreaming(\n      fetchWithProgress("} {
+		for _, want := range []string{"response.clone().body.getReader()", "return response;", `performance.mark("tinyrag:wasm")`, "instantiateStreaming(\n      fetchWithProgress("} {
 			if !strings.Contains(js, want) {
 				t.Errorf("%s: app.js lacks %q", name, want)
 			}
