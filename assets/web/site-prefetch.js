@@ -58,6 +58,11 @@
   // bundle's would share the line with app.wasm (see manifest below).
   const maxFigures = 8;
   const maxMapPages = 8;
+  // A larger bundle's map pages, when it has at most this many (some
+  // 120 KB brotli), are read by the app before a query too (Index.Preload,
+  // preloadPages): each query reads a few of them, a round of requests
+  // before its term shards.
+  const maxPreloadPages = 32;
 
   // get starts a download and keeps its promise for body(). then, if set,
   // reads the JSON and starts the downloads it names before the promise
@@ -143,10 +148,13 @@
     // A larger bundle's figure shards (some 9 KB brotli per 1,024
     // documents: 470 KB for 50,000 pages) wait for app.wasm, so they do
     // not slow it, and arrive while the app starts instead of after it is
-    // ready; every first query needs all of them. Its map pages are left
-    // to the app: a query reads only the few that cover its words.
+    // ready; every first query needs all of them. Then its map pages, if
+    // the app reads them all; a larger map's are left to the queries,
+    // each of which reads only the few that cover its words.
     wasmArrived.then(() => {
-      if (!appReady()) fetchAll(figures, manifestURL);
+      if (appReady()) return;
+      fetchAll(figures, manifestURL);
+      if (pages.length <= maxPreloadPages) fetchAll(pages, manifestURL);
     });
   };
 

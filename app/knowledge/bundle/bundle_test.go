@@ -368,34 +368,38 @@ func TestPlaceFragment_KeepsTwoFragmentsWithOneShortHashApart(t *testing.T) {
 	}
 }
 
-// Preload reads what every query reads: the figures and, on a small site,
-// the term map's pages; a query after it fetches only its own term shards
-// and its hits' fragments. A large map's pages are left to the queries.
+// Preload reads what every query reads: the figures and, unless the
+// term map has more than preloadPages pages, every page of it; a query
+// after it fetches only its own term shards and its hits' fragments. A
+// larger map's pages are left to the queries. Small says whether the app
+// reads it all while it starts (a few figure shards and map pages).
 func TestPreload_LeavesAQueryOnlyItsTermsAndFragments(t *testing.T) {
 	ins := corpus(300, 6)
 	for _, tt := range []struct {
 		name      string
 		opt       Options
+		pages     [2]int // the test bundle's map pages, at least and at most
+		small     bool
 		wantPages bool // Preload reads every map page
 	}{
-		{"unpaged map", Options{}, false},
-		{"a few map pages", Options{ShardBytes: 2000, MapPage: 16}, true},
-		{"more map pages than preloaded", Options{ShardBytes: 300, MapPage: 4}, false},
+		{"unpaged map", Options{}, [2]int{0, 0}, true, false},
+		{"a few map pages", Options{ShardBytes: 2000, MapPage: 16}, [2]int{2, smallPages}, true, true},
+		{"a large map's pages, up to preloadPages", Options{ShardBytes: 500, MapPage: 8}, [2]int{smallPages + 1, preloadPages}, false, true},
+		{"more map pages than preloaded", Options{ShardBytes: 300, MapPage: 2}, [2]int{preloadPages + 1, 1 << 20}, false, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := write(t, ins, tt.opt)
 			m := out.Manifest.Terms
-			if tt.wantPages && (!m.Paged || len(m.Files) > preloadPages) || tt.name == "more map pages than preloaded" && len(m.Files) <= preloadPages {
-				t.Fatalf("the test's bundle has %d map pages (paged %v)", len(m.Files), m.Paged)
+			if n := len(m.Files); m.Paged != (tt.pages[1] > 0) || m.Paged && (n < tt.pages[0] || n > tt.pages[1]) {
+				t.Fatalf("the test's bundle has %d map pages (paged %v), want %d to %d", n, m.Paged, tt.pages[0], tt.pages[1])
 			}
 			fs := &files{m: out.Files}
 			ix, err := Open(ctx, "https://site.example/kb/"+out.ManifestName, out.SHA256, fs.fetch)
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Small says whether the app reads all of it while it starts.
-			if small := tt.name != "more map pages than preloaded"; ix.Small() != small {
-				t.Errorf("Small() = %v, want %v", ix.Small(), small)
+			if ix.Small() != tt.small {
+				t.Errorf("Small() = %v, want %v", ix.Small(), tt.small)
 			}
 			if err := ix.Preload(ctx); err != nil {
 				t.Fatal(err)

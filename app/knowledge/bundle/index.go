@@ -248,28 +248,36 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 	return nil
 }
 
-// preloadPages is how many map pages a term map may have for Preload to
-// read them all: a small site's pages are a few kilobytes that every
-// query reads some of (the page's site-prefetch.js fetches as many).
-const preloadPages = 8
+// smallPages and smallFigures are how many map pages (of 256 term shards
+// each by default) and figure shards (of 1,024 documents) a small bundle
+// has at most (Small).
+const (
+	smallPages   = 8
+	smallFigures = 8
+)
 
-// smallFigures is how many figure shards (of 1,024 documents by default)
-// a small bundle has at most (Small).
-const smallFigures = 8
+// preloadPages is how many map pages a term map may have for Preload to
+// read them all: every query reads a few of them, a round of requests
+// before its term shards, and up to this many are some 120 KB as brotli
+// (3.7 KB a page on the 50k bench site, whose 17 pages cover 4,091 term
+// shards). A larger map's pages are left to the queries. The page's
+// site-prefetch.js fetches as many.
+const preloadPages = 32
 
 // Small reports whether the bundle is small enough for the app to read
 // what every query reads (Preload) while it starts: a few figure shards
 // and map pages, some tens of kilobytes to fetch and tens of milliseconds
-// to lay out. The page's site-prefetch.js fetches them for such a bundle
-// only, so a large site's visitors do not wait for them at start.
+// to lay out. The page's site-prefetch.js fetches them at once for such a
+// bundle only, and a larger one's once app.wasm has arrived, so that they
+// do not share the line with it.
 func (ix *Index) Small() bool {
-	return len(ix.man.Figures.Files) <= smallFigures && (!ix.man.Terms.Paged || len(ix.man.Terms.Files) <= preloadPages)
+	return len(ix.man.Figures.Files) <= smallFigures && (!ix.man.Terms.Paged || len(ix.man.Terms.Files) <= smallPages)
 }
 
 // Preload reads what every query reads before one asks: the figure
 // shards (the segment laid out and the ranker prepared, rank.Prepare)
-// and, on a site small enough, every page of the term map. The app calls
-// it once it has opened the bundle.
+// and, when there are at most preloadPages of them, every page of the
+// term map. The app calls it once it has opened the bundle.
 func (ix *Index) Preload(ctx context.Context) error {
 	var pages []string
 	if sm := ix.man.Terms; sm.Paged && len(sm.Files) <= preloadPages {
