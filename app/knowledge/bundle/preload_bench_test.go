@@ -6,14 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/beir"
 )
 
-// BenchmarkPreload measures what a large bundle's first query waits for
-// once its figure shards have arrived: decoding them, laying out the
-// segment and preparing the ranker. TINYRAG_BENCH_BUNDLE names a bundle
-// folder (make bench-site writes bin/bench-site/50k/bundle/scifact);
-// without it the benchmark is skipped.
-func BenchmarkPreload(b *testing.B) {
+// benchIndex opens the bundle folder TINYRAG_BENCH_BUNDLE names (make
+// bench-site writes bin/bench-site/50k/bundle/scifact) with its files
+// read from disk, or skips the benchmark without one.
+func benchIndex(b *testing.B) func() *Index {
 	dir := os.Getenv("TINYRAG_BENCH_BUNDLE")
 	if dir == "" {
 		b.Skip("TINYRAG_BENCH_BUNDLE names no bundle folder")
@@ -26,16 +27,66 @@ func BenchmarkPreload(b *testing.B) {
 	fetch := func(_ context.Context, url string) ([]byte, error) {
 		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(url, base))))
 	}
-	ctx := context.Background()
-	for b.Loop() {
-		b.StopTimer()
-		ix, err := Open(ctx, base+name, "", fetch)
+	return func() *Index {
+		ix, err := Open(context.Background(), base+name, "", fetch)
 		if err != nil {
 			b.Fatal(err)
 		}
+		return ix
+	}
+}
+
+// BenchmarkPreload measures what a large bundle's first query waits for
+// once its figure shards have arrived: decoding them, laying out the
+// segment and preparing the ranker.
+func BenchmarkPreload(b *testing.B) {
+	open := benchIndex(b)
+	ctx := context.Background()
+	for b.Loop() {
+		b.StopTimer()
+		ix := open()
 		b.StartTimer()
 		if err := ix.loadFigures(ctx); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFirstSearch measures a visit's first search once the figures
+// are laid out (Preload), as the knowledge panel runs it: decoding the
+// query's term shards, ranking with feedback, reading the fragments of
+// the hits and highlighting them. Each iteration opens the bundle afresh
+// and runs the next SciFact test query (TINYRAG_BENCH_QUERIES, by
+// default the shared data's queries-test.jsonl).
+func BenchmarkFirstSearch(b *testing.B) {
+	open := benchIndex(b)
+	qpath := os.Getenv("TINYRAG_BENCH_QUERIES")
+	if qpath == "" {
+		qpath = "../../../../shared/data/scifact/queries-test.jsonl"
+	}
+	f, err := os.Open(qpath)
+	if err != nil {
+		b.Skipf("no queries: %v", err)
+	}
+	queries, err := beir.ReadQueries(f)
+	f.Close()
+	if err != nil || len(queries) == 0 {
+		b.Fatalf("queries %s: %d, %v", qpath, len(queries), err)
+	}
+	ctx := context.Background()
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		ix := open()
+		if err := ix.Preload(ctx); err != nil {
+			b.Fatal(err)
+		}
+		q := queries[i%len(queries)].Text
+		i++
+		b.StartTimer()
+		hits, err := ix.Search(ctx, q, knowledge.SearchOptions{K: 8, Highlight: true})
+		if err != nil || len(hits) == 0 {
+			b.Fatalf("Search(%q) = %d hits, %v", q, len(hits), err)
 		}
 	}
 }
