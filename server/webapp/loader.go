@@ -80,11 +80,11 @@ const goappFetchWithProgress = `async function fetchWithProgress(url, progess) {
 // When the clone's last byte is in (all goappWasmContentLength bytes, or
 // the end of the stream: the read that says so can come after Go has
 // started and held the thread for a while), it marks "tinyrag:wasm" and
-// fires that event on window: the page's site-prefetch.js starts a large site's figure
-// shards then, on a line app.wasm no longer needs. The resource timing
-// entry it could watch instead reaches a PerformanceObserver late, on a
-// low-priority task: 0.7 s after the last byte in a 50k-site benchmark
-// run (docs/site-knowledge-bench.md).
+// fires that event on window: the page's site-prefetch.js starts a large
+// site's figure shards then, on a line app.wasm no longer needs. The
+// resource timing entry it could watch instead reaches a
+// PerformanceObserver late, on a low-priority task: 0.7 s after the last
+// byte in a 50k-site benchmark run (docs/site-knowledge-bench.md).
 const streamingFetchWithProgress = `async function fetchWithProgress(url, progess) {
   // tinyRAG: see server/webapp/loader.go.
   const response = await fetch(url);
