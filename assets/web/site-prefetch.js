@@ -26,7 +26,7 @@
   const configURL = script ? new URL('../tinyrag.json', script.src).href : '';
   const pending = new Map();
   // The config is read twice by an embedded view (its embedding policy,
-  // then the site's knowledge): its response is handed out as copies.
+  // then the site's knowledge): it stays in pending for every caller.
   const keep = new Set([configURL]);
 
   // whole reads a response promise into [status, ArrayBuffer] (null for
@@ -72,16 +72,11 @@
     let p = whole(fetch(url, { priority: 'low' }));
     if (then) {
       p = p.then((sb) => {
-        if (!sb[1]) return sb;
-        let v;
-        try {
-          v = JSON.parse(new TextDecoder().decode(sb[1]));
-        } catch (e) {
-          return sb; // the app reports what is wrong with it
+        if (sb[1]) {
+          try {
+            then(JSON.parse(new TextDecoder().decode(sb[1])));
+          } catch (e) { /* the app reads the file itself and says what is wrong */ }
         }
-        try {
-          then(v);
-        } catch (e) { /* the app fetches what was not started */ }
         return sb;
       });
     }
