@@ -41,6 +41,28 @@ func withTable(t *testing.T, seg Segment) *tabled {
 	return tb
 }
 
+// listed returns tb with its documents listed as order says: "first
+// chunks" as they come (what a bundle writes), "with one no chunk names"
+// the same and one more, "backwards" the other way round.
+func listed(tb *tabled, order string) *tabled {
+	out := &tabled{Segment: tb.Segment, n: tb.n}
+	switch order {
+	case "first chunks":
+		return tb
+	case "with one no chunk names":
+		out.docs, out.ord = append(append([]string(nil), tb.docs...), "unnamed"), tb.ord
+	case "backwards":
+		last := int32(len(tb.docs) - 1)
+		for i := range tb.docs {
+			out.docs = append(out.docs, tb.docs[int(last)-i])
+		}
+		for _, l := range tb.ord {
+			out.ord = append(out.ord, last-l)
+		}
+	}
+	return out
+}
+
 func (s *tabled) ChunkTable() ([]string, []int32, []int32) { return s.docs, s.ord, s.n }
 
 type segmentsIndex struct{ segs []Segment }
@@ -92,27 +114,30 @@ func TestChunkTable_DescribesASegmentAsItsIDsDo(t *testing.T) {
 		{"one segment, one chunk each", [][]string{{"a#0", "b#0", "c#0"}}},
 		{"documents of more than ten chunks", [][]string{append(many("a", 12), many("b", 3)...)}},
 		{"a later segment names earlier documents", [][]string{{"a#0", "b#0"}, {"c#0", "a#1", "d#0"}}},
+		{"a document's chunks apart", [][]string{{"a#0", "b#0", "a#1", "c#0"}}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var plain, table []Segment
-			for _, chunks := range tc.segments {
-				seg := buildSegment(t, chunks)
-				plain = append(plain, seg)
-				table = append(table, withTable(t, seg))
-			}
-			want, err := New(Config{}).Describe(segmentsIndex{plain})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := New(Config{}).Describe(segmentsIndex{table})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("with the table %+v\nfrom the ids %+v", got, want)
-			}
-		})
+		for _, order := range []string{"first chunks", "with one no chunk names", "backwards"} {
+			t.Run(tc.name+", documents listed by "+order, func(t *testing.T) {
+				var plain, table []Segment
+				for _, chunks := range tc.segments {
+					seg := buildSegment(t, chunks)
+					plain = append(plain, seg)
+					table = append(table, listed(withTable(t, seg), order))
+				}
+				want, err := New(Config{}).Describe(segmentsIndex{plain})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := New(Config{}).Describe(segmentsIndex{table})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("with the table %+v\nfrom the ids %+v", got, want)
+				}
+			})
+		}
 	}
 }
 

@@ -614,6 +614,13 @@ func (r *Ranker) segmentInfo(seg Segment) (*segInfo, error) {
 // ordinal returns doc's ordinal, giving a document seen for the first
 // time the next one. r.mu is held.
 func (r *Ranker) ordinal(doc string) int32 {
+	if r.ordinals == nil {
+		// tableInfo numbered a first segment's documents without the map.
+		r.ordinals = make(map[string]int32, len(r.ordDocs)+1)
+		for o, d := range r.ordDocs {
+			r.ordinals[d] = int32(o)
+		}
+	}
 	o, ok := r.ordinals[doc]
 	if !ok {
 		o = int32(len(r.ordDocs))
@@ -631,8 +638,19 @@ func (r *Ranker) tableInfo(ct ChunkTable, info *segInfo) error {
 	if len(ord) != len(info.ord) || len(n) != len(info.n) {
 		return fmt.Errorf("rank: the chunk table lists %d and %d chunks, the segment holds %d", len(ord), len(n), len(info.ord))
 	}
-	if len(r.ordinals) == 0 {
-		// A bundle's one segment names every document: grow the map once.
+	if len(r.ordDocs) == 0 {
+		if seen, ok := inTableOrder(ord, len(docs)); ok {
+			// A bundle's one segment, whose table lists the documents in
+			// the order of their first chunks: the ordinals ordinal would
+			// give are the table's own numbers. The map from id to ordinal
+			// (some 50,000 entries for a large site) is built only if
+			// another segment comes (ordinal).
+			r.ordinals = nil
+			r.ordDocs = docs[:seen:seen]
+			copy(info.ord, ord)
+			copy(info.n, n)
+			return nil
+		}
 		r.ordinals = make(map[string]int32, len(docs))
 		r.ordDocs = make([]string, 0, len(docs))
 	}
@@ -650,6 +668,21 @@ func (r *Ranker) tableInfo(ct ChunkTable, info *segInfo) error {
 		info.ord[i], info.n[i] = global[l], n[i]
 	}
 	return nil
+}
+
+// inTableOrder reports whether each chunk's document (ord) is one an
+// earlier chunk named or the next of the table's docs, and how many
+// documents the chunks name then.
+func inTableOrder(ord []int32, docs int) (seen int, ok bool) {
+	for _, l := range ord {
+		switch {
+		case l < 0 || int(l) >= docs || int(l) > seen:
+			return 0, false
+		case int(l) == seen:
+			seen++
+		}
+	}
+	return seen, true
 }
 
 func (r *Ranker) ordinalDocs() []string {
