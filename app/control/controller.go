@@ -195,7 +195,7 @@ func (ctl *Controller) begin() {
 	c := ctl.c
 	started := c.now()
 	rt := &Runtime{NanoGo: c.deps.NanoGo, Origin: c.deps.Origin, HTTP: c.deps.HTTP, Online: c.deps.Online,
-		Bundles: c.deps.Bundles, Site: &site.Knowledge{}, SiteGone: ctl.siteGone, siteOpened: make(chan struct{}),
+		Bundles: c.deps.Bundles, Site: siteKnowledge(c.deps.HTTP), SiteGone: ctl.siteGone, siteOpened: make(chan struct{}),
 		siteRead: make(chan struct{})}
 	opening := ctl.openSite(rt)
 	c.goAsync(func() {

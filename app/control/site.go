@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"tinyrag/app/httpdo"
 
 	"tinyrag/app/chats"
 	"tinyrag/app/control/sitefile"
@@ -46,11 +47,22 @@ func (rt *Runtime) loadSiteConfig(ctx context.Context, configURL string) ([]site
 	return srcs, warns
 }
 
+// siteKnowledge is an empty site.Knowledge whose bundles read their files
+// with c. Without a client (nil) they read the platform's way, which takes
+// the requests sitefile.Start began.
+func siteKnowledge(c httpdo.Doer) *site.Knowledge {
+	k := &site.Knowledge{}
+	if c == nil {
+		k.Start = sitefile.Start
+	}
+	return k
+}
+
 // syncBundles opens the bundles srcs names (their manifests: the rest
 // comes with the queries) and drops those it no longer names.
 func (rt *Runtime) syncBundles(ctx context.Context, srcs []site.Source) []string {
 	if rt.Site == nil {
-		rt.Site = &site.Knowledge{}
+		rt.Site = siteKnowledge(rt.HTTP)
 	}
 	fetch := func(ctx context.Context, u string) ([]byte, error) {
 		b, status, err := sitefile.BundleFile(ctx, rt.HTTP, u)

@@ -47,6 +47,18 @@
       if (!keep.has(url)) pending.delete(url);
       return p.catch(() => whole(fetch(url)));
     },
+    // start begins fetching url for a body() soon: the app starts a
+    // round of a query's files (its term shards, its hits' fragments)
+    // at once and in order, before the goroutines that take them run
+    // (app/knowledge/bundle, Start). One that is never taken (another
+    // query took the file meanwhile) is dropped after a minute.
+    start(url) {
+      if (pending.has(url)) return;
+      const p = whole(fetch(url));
+      p.catch(() => { /* body() asks again */ });
+      pending.set(url, p);
+      setTimeout(() => { if (pending.get(url) === p) pending.delete(url); }, 60000);
+    },
   };
 
   const conn = navigator.connection;

@@ -89,3 +89,14 @@ func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 		return nil, 0, ctx.Err()
 	}
 }
+
+// Start asks the page's site-prefetch.js to begin fetching u for a
+// BundleFile soon (window.tinyragPrefetch.start): called from the
+// goroutine that needs a round of files, it starts them all in order
+// before the goroutines that read them run. Without that script it does
+// nothing, and each read starts its own request.
+func Start(u string) {
+	if pf := js.Global().Get("tinyragPrefetch"); pf.Type() == js.TypeObject && pf.Get("start").Type() == js.TypeFunction {
+		pf.Call("start", u)
+	}
+}

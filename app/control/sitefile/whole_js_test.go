@@ -4,6 +4,7 @@ package sitefile
 
 import (
 	"context"
+	"os"
 	"strings"
 	"syscall/js"
 	"testing"
@@ -94,4 +95,69 @@ func TestGetWhole_ReadsThroughThePageOrItself(t *testing.T) {
 			t.Errorf("getWhole with a 4-byte limit: error %v, want one saying the file is larger", err)
 		}
 	})
+}
+
+// With the page's own site-prefetch.js: a file the app starts (Start) is
+// requested at once, and the read that follows takes that request instead
+// of making another.
+func TestStart_AFileStartedIsRequestedAtOnceAndTakenByItsRead(t *testing.T) {
+	src, err := os.ReadFile("../../../assets/web/site-prefetch.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		a    = "http://127.0.0.1:9/kb/t/a.bin"
+		b    = "http://127.0.0.1:9/kb/f/b.json"
+		gone = "http://127.0.0.1:9/kb/t/gone.bin"
+	)
+	files := respond(map[string]string{a: "shard a", b: `{"fragment":"b"}`})
+	defer files.Release()
+	calls := map[string]int{}
+	counting := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		calls[args[0].String()]++
+		return files.Invoke(args[0])
+	})
+	defer counting.Release()
+	g := js.Global()
+	origFetch := g.Get("fetch")
+	g.Set("fetch", counting)
+	defer g.Set("fetch", origFetch)
+	// What the script needs of a page; with no script element it finds no
+	// site config and fetches nothing by itself.
+	for name, v := range map[string]any{"window": g, "document": map[string]any{"currentScript": nil}, "navigator": map[string]any{}} {
+		if g.Get(name).IsUndefined() {
+			g.Set(name, v)
+			defer g.Delete(name)
+		}
+	}
+	g.Get("Function").New(string(src)).Invoke()
+	defer g.Delete("tinyragPrefetch")
+	if len(calls) != 0 {
+		t.Fatalf("the script fetched %v before the app asked", calls)
+	}
+
+	Start(a)
+	Start(b)
+	Start(a)
+	Start(gone)
+	if calls[a] != 1 || calls[b] != 1 || calls[gone] != 1 {
+		t.Fatalf("after Start: requests %v, want one each, before any read", calls)
+	}
+	for _, tc := range []struct{ url, want, wantErr string }{
+		{a, "shard a", ""},
+		{b, `{"fragment":"b"}`, ""},
+		{gone, "", "HTTP 404"},
+	} {
+		data, _, err := BundleFile(context.Background(), nil, tc.url)
+		if string(data) != tc.want || (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
+			t.Errorf("BundleFile(%s) = %q, %v; want %q, error %q", tc.url, data, err, tc.want, tc.wantErr)
+		}
+		if calls[tc.url] != 1 {
+			t.Errorf("%s requested %d times, want once", tc.url, calls[tc.url])
+		}
+	}
+	// A file read once is the app's: reading it again asks the network.
+	if data, _, err := BundleFile(context.Background(), nil, a); err != nil || string(data) != "shard a" || calls[a] != 2 {
+		t.Errorf("BundleFile(%s) again = %q, %v after %d requests; want the file from a second request", a, data, err, calls[a])
+	}
 }

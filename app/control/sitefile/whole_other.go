@@ -12,3 +12,6 @@ import (
 func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 	return getWith(ctx, httpdo.Or(nil), u, limit)
 }
+
+// Start does nothing natively: each read starts its own request at once.
+func Start(u string) {}

@@ -26,6 +26,14 @@ import (
 // file's name.
 type Fetch func(ctx context.Context, url string) ([]byte, error)
 
+// Start begins reading the file at url, which a Fetch of it will take
+// soon. An Index fetches a round of files (a query's term shards, its
+// hits' fragments) from goroutines of its own; in a browser a goroutine
+// runs only once those queued before it have run (the app's rendering),
+// so the Index starts the round's requests first, in order, from the
+// goroutine that asks (SetStart).
+type Start func(url string)
+
 // Index is an opened bundle: its manifest, and whatever of its shards and
 // fragments the queries so far have fetched. It searches like a knowledge
 // base (Search) and ranks exactly as the in-memory index it was written
@@ -50,6 +58,25 @@ type Index struct {
 	known map[string]bool // ids of the documents fetched
 
 	files flight
+	start Start // nil: each Fetch starts its own request
+}
+
+// SetStart makes the Index start each round of requests with start before
+// fetching its files (Start). Call it before the Index is used.
+func (ix *Index) SetStart(start Start) { ix.start = start }
+
+// begin starts reading the named files, in order, unless one is being
+// fetched already. A single file needs no start: parallel fetches it from
+// the asking goroutine.
+func (ix *Index) begin(names []string) {
+	if ix.start == nil || len(names) < 2 {
+		return
+	}
+	for _, n := range names {
+		if !ix.files.busy(n) {
+			ix.start(ix.base + n)
+		}
+	}
 }
 
 // Open reads a bundle's manifest from manifestURL, checks it against
@@ -217,6 +244,7 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 	ix.mu.RUnlock()
 	decoded := make([][]termPostings, len(need))
 	if err == nil {
+		ix.begin(need)
 		err = parallel(len(need), func(k int) error {
 			data, err := ix.file(ctx, need[k])
 			if err != nil {
@@ -285,6 +313,7 @@ func (ix *Index) Preload(ctx context.Context) error {
 	}
 	figures := make(chan error, 1)
 	go func() { figures <- ix.loadFigures(ctx) }()
+	ix.begin(ix.unread(pages))
 	err := parallel(len(pages), func(i int) error { _, err := ix.page(ctx, pages[i]); return err })
 	return errors.Join(<-figures, err)
 }
@@ -300,6 +329,7 @@ func (ix *Index) locateAll(ctx context.Context, sm ShardMap, terms []string) ([]
 				pages = append(pages, sm.Files[i])
 			}
 		}
+		ix.begin(ix.unread(pages))
 		if err := parallel(len(pages), func(k int) error { _, err := ix.page(ctx, pages[k]); return err }); err != nil {
 			return nil, err
 		}
@@ -355,6 +385,19 @@ func (ix *Index) span(ctx context.Context, sm ShardMap, lo, hi string, max int) 
 	return out, nil
 }
 
+// unread returns the map pages of names not read yet.
+func (ix *Index) unread(names []string) []string {
+	var out []string
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for _, n := range names {
+		if _, ok := ix.pages[n]; !ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // page returns a map page, fetching it on first use.
 func (ix *Index) page(ctx context.Context, name string) (ShardMap, error) {
 	ix.mu.RLock()
@@ -389,6 +432,7 @@ func (ix *Index) loadFigures(ctx context.Context) error {
 		}
 		fs := ix.man.Figures
 		parts := make([][]docFigures, len(fs.Files))
+		ix.begin(fs.Files)
 		err := parallel(len(fs.Files), func(k int) error {
 			data, err := ix.file(ctx, fs.Files[k])
 			if err != nil {
@@ -430,14 +474,21 @@ func (ix *Index) loadFigures(ctx context.Context) error {
 // of the chunks' documents (their names come with the figures).
 func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
 	var ords []uint32
+	var names []string
 	ix.mu.RLock()
 	for _, c := range chunks {
 		o := uint32(c.Doc.Ord)
 		if _, ok := ix.frags[o]; !ok && !slices.Contains(ords, o) {
 			ords = append(ords, o)
+			if int(o) < len(ix.names) {
+				names = append(names, fragFile(ix.names[o]))
+			}
 		}
 	}
 	ix.mu.RUnlock()
+	if len(names) == len(ords) {
+		ix.begin(names)
+	}
 	return parallel(len(ords), func(k int) error { _, err := ix.fragment(ctx, ords[k]); return err })
 }
 
@@ -457,7 +508,7 @@ func (ix *Index) fragment(ctx context.Context, ord uint32) (*fragment, error) {
 		return nil, err
 	}
 	ix.mu.RLock()
-	name := "f/" + hex.EncodeToString(ix.names[ord][:]) + ".json"
+	name := fragFile(ix.names[ord])
 	ix.mu.RUnlock()
 	data, err := ix.file(ctx, name)
 	if err != nil {
@@ -678,6 +729,14 @@ type call struct {
 	done chan struct{}
 	data []byte
 	err  error
+}
+
+// busy reports whether key is being fetched.
+func (f *flight) busy(key string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, ok := f.calls[key]
+	return ok
 }
 
 func (f *flight) do(key string, fn func() ([]byte, error)) ([]byte, error) {

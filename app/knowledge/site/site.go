@@ -40,6 +40,9 @@ type Bundle struct {
 
 // Knowledge is the site's bundles. Safe for concurrent use.
 type Knowledge struct {
+	// Start, if set, is given to every bundle opened (bundle.Index.SetStart).
+	Start bundle.Start
+
 	mu      sync.RWMutex
 	bundles []*Bundle
 }
@@ -95,6 +98,7 @@ func (k *Knowledge) Sync(ctx context.Context, srcs []Source, fetch bundle.Fetch)
 			}
 			continue
 		}
+		ix.SetStart(k.Start)
 		next = append(next, &Bundle{Source: s, Index: ix})
 	}
 	k.mu.Lock()
