@@ -7,10 +7,10 @@ import (
 	"path"
 	"strings"
 	"time"
-	"tinyrag/app/httpdo"
 
 	"tinyrag/app/chats"
 	"tinyrag/app/control/sitefile"
+	"tinyrag/app/httpdo"
 	"tinyrag/app/knowledge/site"
 	"tinyrag/app/siteconfig"
 )
