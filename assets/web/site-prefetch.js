@@ -35,6 +35,28 @@
     ? r.arrayBuffer().then((b) => [r.status, b])
     : [r.status, null]));
 
+  // get starts a download, at low priority unless told, and keeps its
+  // promise for body(). then, if set, reads the JSON and starts the
+  // downloads it names before the promise resolves: whoever takes a file
+  // can only ask for what it names after this script has asked for it,
+  // so nothing is asked twice.
+  const get = (url, then, priority = 'low') => {
+    let p = whole(fetch(url, { priority }));
+    if (then) {
+      p = p.then((sb) => {
+        if (sb[1]) {
+          try {
+            then(JSON.parse(new TextDecoder().decode(sb[1])));
+          } catch (e) { /* the app reads the file itself and says what is wrong */ }
+        }
+        return sb;
+      });
+    }
+    p.catch(() => { /* body() asks again */ });
+    pending.set(url, p);
+    return p;
+  };
+
   window.tinyragPrefetch = {
     // body returns a promise of [status, ArrayBuffer or null] for url:
     // what this script fetched, if it asked for url, or a new fetch. A
@@ -54,9 +76,7 @@
     // query took the file meanwhile) is dropped after a minute.
     start(url) {
       if (pending.has(url)) return;
-      const p = whole(fetch(url));
-      p.catch(() => { /* body() asks again */ });
-      pending.set(url, p);
+      const p = get(url, null, 'auto');
       setTimeout(() => { if (pending.get(url) === p) pending.delete(url); }, 60000);
     },
   };
@@ -75,26 +95,6 @@
   // preloadPages): each query reads a few of them, a round of requests
   // before its term shards.
   const maxPreloadPages = 32;
-
-  // get starts a download and keeps its promise for body(). then, if set,
-  // reads the JSON and starts the downloads it names before the promise
-  // resolves: whoever takes a file can only ask for what it names
-  // after this script has asked for it, so nothing is asked twice.
-  const get = (url, then) => {
-    let p = whole(fetch(url, { priority: 'low' }));
-    if (then) {
-      p = p.then((sb) => {
-        if (sb[1]) {
-          try {
-            then(JSON.parse(new TextDecoder().decode(sb[1])));
-          } catch (e) { /* the app reads the file itself and says what is wrong */ }
-        }
-        return sb;
-      });
-    }
-    p.catch(() => { /* body() asks again */ });
-    pending.set(url, p);
-  };
 
   // An embedded view may name the bundles it searches (data-bundles):
   // by URL, manifest file name or folder name, as the app chooses them.

@@ -184,8 +184,11 @@ func contentName(dir string, data []byte, ext string) string {
 // document.
 func fragmentName(data []byte) string {
 	sum := sha256.Sum256(data)
-	return "f/" + hex.EncodeToString(sum[:])[:fragNameLen] + ".json"
+	return fragFile(fragName(sum[:fragNameLen/2]))
 }
+
+// fragFile is the file of the fragment named n.
+func fragFile(n fragName) string { return "f/" + hex.EncodeToString(n[:]) + ".json" }
 
 // manifestName is the manifest's file name for its bytes.
 func manifestName(data []byte) string {

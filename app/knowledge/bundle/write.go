@@ -372,9 +372,6 @@ type fragment = knowledge.Record
 // fragName is the hash in a fragment's name, f/<hash>.json.
 type fragName = [fragNameLen / 2]byte
 
-// fragFile is the file of the fragment named n.
-func fragFile(n fragName) string { return "f/" + hex.EncodeToString(n[:]) + ".json" }
-
 // placeFragment adds a fragment to files under its name and returns the
 // name: a name another fragment holds already gets a newline after the
 // JSON until it is the fragment's own.
