@@ -182,3 +182,95 @@ func TestDocSums_OneSumPerOrdinalDenseOrSparse(t *testing.T) {
 		}
 	}
 }
+
+// sparse is a segment that hands ranking its tables the way a site
+// bundle's does (Sparse): filled only for the chunks holding one of the
+// terms whose postings are "loaded", zero elsewhere.
+type sparse struct {
+	Segment
+	docs            []string
+	ord, n, repeats []int32
+	length          []uint32
+	ndocs           int
+	tokens          int64
+	totals          map[string]FieldTotals
+}
+
+func (s *sparse) ChunkTable() ([]string, []int32, []int32) { return s.docs, s.ord, s.n }
+func (s *sparse) DocumentFigures() ([]uint32, []int32, int, int64) {
+	return s.length, s.repeats, s.ndocs, s.tokens
+}
+func (s *sparse) FieldTotals(field string) FieldTotals { return s.totals[field] }
+
+// A sparse segment, whose tables hold only the chunks of the postings a
+// query reads, ranks exactly as the segment it stands for.
+func TestSparse_RanksAsTheWholeSegmentFromTheChunksOfItsPostingsAlone(t *testing.T) {
+	b := flatseg.NewBuilder()
+	var ids []string
+	for d := range 9 {
+		for n := range 1 + d%4 {
+			ids = append(ids, fmt.Sprintf("doc%d#%d", d, n))
+		}
+	}
+	sort.Strings(ids)
+	for i, id := range ids {
+		b.AddDocument(id)
+		if strings.HasSuffix(id, "#0") {
+			b.AddField(FieldTitle, 2, []flatseg.Term{{Key: "orchard", ID: -1, Freq: 1}, {Key: "notes", ID: -1, Freq: 1}})
+		}
+		terms := []flatseg.Term{{Key: "word", ID: -1, Freq: uint32(3 + i%5)}}
+		if i%3 == 0 {
+			terms = append(terms, flatseg.Term{Key: "apple", ID: -1, Freq: uint32(1 + i%4)})
+		}
+		if i%4 == 1 {
+			terms = append(terms, flatseg.Term{Key: "orchard", ID: -1, Freq: 2})
+		}
+		b.AddField(FieldBody, 8+i%6, terms)
+	}
+	seg, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := segmentsIndex{[]Segment{seg}}
+	desc, err := New(Config{}).Describe(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := withTable(t, seg)
+	for _, q := range []string{"apple", "orchard apple", "orchard"} {
+		count := int(seg.Count())
+		sp := &sparse{Segment: seg, docs: tb.docs, ord: make([]int32, count), n: make([]int32, count),
+			repeats: make([]int32, count), length: make([]uint32, count), ndocs: desc.Docs, tokens: desc.Tokens, totals: desc.Totals}
+		for _, term := range strings.Fields(q) {
+			for _, field := range []string{FieldBody, FieldTitle} {
+				docs, _, _ := seg.Postings(field, term)
+				for _, c := range docs {
+					sp.ord[c], sp.n[c] = tb.ord[c], tb.n[c]
+					sp.length[c], sp.repeats[c] = desc.DocLength[c], desc.Repeats[c]
+				}
+			}
+		}
+		for _, cfg := range []Config{{}, {TitleBoost: 1}, {Scoring: Scoring{ChunkIDF: true}}} {
+			want, err := New(cfg).rankTerms(context.Background(), whole, terms(q), 10, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := New(cfg).rankTerms(context.Background(), segmentsIndex{[]Segment{sp}}, terms(q), 10, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) == 0 || !reflect.DeepEqual(got, want) {
+				t.Errorf("%q, %+v: sparse %+v\nwhole %+v", q, cfg, got, want)
+			}
+		}
+	}
+}
+
+// terms makes a query's terms as they are, one weight each.
+func terms(q string) []queryTerm {
+	var out []queryTerm
+	for _, w := range strings.Fields(q) {
+		out = append(out, queryTerm{term: w, weight: 1})
+	}
+	return out
+}

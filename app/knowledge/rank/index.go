@@ -43,6 +43,31 @@ type ChunkTable interface {
 	ChunkTable() (docs []string, ord, n []int32)
 }
 
+// Sparse is implemented by a Segment whose chunks' places and documents'
+// figures arrive with its postings, as a site bundle's do: a query should
+// not download what ranking needs of every chunk when it reads the
+// postings of a few terms. Its chunk table and document figures are as
+// long as the segment and hold, for every chunk of the postings loaded so
+// far, its document, its number, its document's length and how many of
+// the document's chunks repeat its title (the numbers a ranking of the
+// whole segment would derive from every chunk's lengths); other entries
+// are zero and never read, since ranking reads these only for the chunks
+// of postings. The segment fills them in place as postings arrive, so
+// ranking keeps the slices, not copies. Its documents are listed in the
+// order of their first chunks, as ChunkTable's fast path requires, and
+// totals come from the segment.
+type Sparse interface {
+	ChunkTable
+	// DocumentFigures returns, by chunk number, the length of the chunk's
+	// document and how many of its chunks repeat its title beyond the
+	// first; and how many documents the segment holds and their lengths
+	// added up.
+	DocumentFigures() (length []uint32, repeats []int32, docs int, tokens int64)
+	// FieldTotals is the field's lengths added up over the segment's
+	// chunks, and how many chunks have the field.
+	FieldTotals(field string) FieldTotals
+}
+
 // Description is what ranking knows of an index's chunks (Describe).
 type Description struct {
 	// Ord is each chunk's document ordinal (0 to Docs-1; ties between

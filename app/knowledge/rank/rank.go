@@ -14,6 +14,7 @@ package rank
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -591,6 +592,14 @@ func (r *Ranker) segmentInfo(seg Segment) (*segInfo, error) {
 		return info, nil
 	}
 	count := seg.Count()
+	if sp, ok := seg.(Sparse); ok {
+		info, err := r.sparseInfo(sp, count)
+		if err != nil {
+			return nil, err
+		}
+		r.infos[seg] = info
+		return info, nil
+	}
 	info := &segInfo{ord: make([]int32, count), n: make([]int32, count)}
 	if ct, ok := seg.(ChunkTable); ok {
 		if err := r.tableInfo(ct, info); err != nil {
@@ -668,6 +677,29 @@ func (r *Ranker) tableInfo(ct ChunkTable, info *segInfo) error {
 		info.ord[i], info.n[i] = global[l], n[i]
 	}
 	return nil
+}
+
+// sparseInfo takes a sparse segment's tables as they are (Sparse): its
+// documents' ordinals are the table's numbers, and the chunks' entries
+// fill in as postings arrive. It must be the ranker's only segment: an
+// ordinal's meaning would differ between segments. r.mu is held.
+func (r *Ranker) sparseInfo(sp Sparse, count uint64) (*segInfo, error) {
+	docs, ord, n := sp.ChunkTable()
+	if uint64(len(ord)) != count || uint64(len(n)) != count {
+		return nil, fmt.Errorf("rank: the chunk table lists %d and %d chunks, the segment holds %d", len(ord), len(n), count)
+	}
+	if len(r.ordDocs) > 0 {
+		return nil, errors.New("rank: a sparse segment must be an index's only one")
+	}
+	r.ordinals = nil
+	r.ordDocs = docs[:len(docs):len(docs)]
+	length, repeats, ndocs, tokens := sp.DocumentFigures()
+	if uint64(len(length)) != count || uint64(len(repeats)) != count || ndocs != len(docs) {
+		return nil, fmt.Errorf("rank: the document figures list %d and %d chunks and %d documents, the segment %d chunks and %d documents", len(length), len(repeats), ndocs, count, len(docs))
+	}
+	return &segInfo{ord: ord, n: n,
+		parts:  &docParts{length: length, repeats: repeats, docs: ndocs, tokens: tokens},
+		totals: map[string]FieldTotals{FieldBody: sp.FieldTotals(FieldBody), FieldTitle: sp.FieldTotals(FieldTitle)}}, nil
 }
 
 // inTableOrder reports whether each chunk's document (ord) is one an
