@@ -268,7 +268,7 @@ type siteOpening struct {
 // with the stores' opening. For a small site it is network and a little
 // decoding: the page's site-prefetch.js has usually fetched all of it
 // while app.wasm loaded, and the stores leave the page's thread idle
-// while IndexedDB answers. A large bundle's figures wait for the app to
+// while IndexedDB answers. A large bundle's preload waits for the app to
 // be ready (prefetchSite). The app's readiness does not wait for any of
 // it; siteReady tells the user how it went.
 func (ctl *Controller) openSite(rt *Runtime) *siteOpening {
@@ -290,7 +290,7 @@ func (ctl *Controller) openSite(rt *Runtime) *siteOpening {
 		c.mark("tinyrag:site")
 		// A failure here shows again, with the query, when one needs it.
 		c.logAll("tinyRAG site knowledge: ", rt.prefetchSite(ctx, o.started))
-		c.mark("tinyrag:figures")
+		c.mark("tinyrag:preloaded")
 	})
 	return o
 }

@@ -85,11 +85,12 @@ func (rt *Runtime) syncBundles(ctx context.Context, srcs []site.Source) []string
 	return warns
 }
 
-// prefetchSite loads what every query of the site's bundles reads (their
-// figure shards, a small site's term map), so that the first query waits
+// prefetchSite loads what the queries of the site's bundles would
+// otherwise wait for (Index.Preload: a small site's fragment names, the
+// term map's pages, the ranker's tables), so that the first query waits
 // only for its own terms: the small bundles' at once, the large ones'
-// once started is closed (the app is ready), since laying out a large
-// site's figures would hold the page's thread while the app starts.
+// once started is closed (the app is ready), since a large site's tables
+// and map pages would hold the page's thread while the app starts.
 func (rt *Runtime) prefetchSite(ctx context.Context, started <-chan struct{}) []string {
 	var warns []string
 	bundles := rt.Site.Bundles()

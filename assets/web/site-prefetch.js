@@ -1,7 +1,7 @@
 // Starts the downloads that every first search of the site's knowledge
-// needs — tinyrag.json, each bundle's manifest, its figure shards and, on
-// a small site, its term map pages — while app.wasm is still arriving (a
-// large site's figure shards once it has arrived).
+// needs — tinyrag.json, each bundle's manifest and, on a small site, its
+// name shards and term map pages — while app.wasm is still arriving (a
+// large site's map pages once it has arrived).
 // They are a few kilobytes beside app.wasm's megabytes, and without this
 // a visitor's first search would wait for three rounds of them after the
 // app is ready (the config, then the manifest, then the shards it names;
@@ -15,7 +15,7 @@
 // body() hands over a whole file in one promise, read here as soon as it
 // arrives: the app's Go runs on the page's thread and takes each callback
 // only when it is idle, and a response and then its body were two turns
-// of it per file (for a large site's 51 figure shards, 102 turns while it
+// of it per file (for a large site's 17 map pages, 34 turns while it
 // renders its ready state).
 'use strict';
 
@@ -85,10 +85,10 @@
   if (!configURL || (conn && conn.saveData)) return;
 
   // A small site's bundle (app/knowledge/bundle, Index.Small): at most 8
-  // figure shards (of 1,024 documents each) and 8 term map pages (of 256
+  // name shards (of 1,024 documents each) and 8 term map pages (of 256
   // shards each), some tens of kilobytes, fetched at once. A larger
   // bundle's would share the line with app.wasm (see manifest below).
-  const maxFigures = 8;
+  const maxNames = 8;
   const maxMapPages = 8;
   // A larger bundle's map pages, when it has at most this many (some
   // 120 KB brotli), are read by the app before a query too (Index.Preload,
@@ -146,25 +146,22 @@
   };
 
   const manifest = (manifestURL) => (m) => {
-    const figures = m && m.figures && Array.isArray(m.figures.files) ? m.figures.files : [];
+    const names = m && m.names && Array.isArray(m.names.files) ? m.names.files : [];
     const pages = m && m.terms && m.terms.paged && Array.isArray(m.terms.files) ? m.terms.files : [];
-    if (figures.length <= maxFigures && pages.length <= maxMapPages) {
-      fetchAll(figures.concat(pages), manifestURL);
+    if (names.length <= maxNames && pages.length <= maxMapPages) {
+      fetchAll(names.concat(pages), manifestURL);
       return;
     }
-    // A larger bundle's map pages and figure shards wait for app.wasm,
-    // so they do not slow it, and arrive while the app starts instead of
-    // after it is ready. The map pages come first: a query needs the
-    // pages of its words before it can ask for its term shards, and they
-    // are few (3.7 KB brotli each; 17 for 50,000 pages), while the figure
-    // shards (some 9 KB per 1,024 documents: 470 KB for 50,000 pages) are
-    // needed only once the term shards are in, to rank. A map of more
-    // than maxPreloadPages pages is left to the queries, each of which
-    // reads only the few that cover its words.
+    // A larger bundle's map pages wait for app.wasm, so they do not slow
+    // it, and arrive while the app starts instead of after it is ready:
+    // a query needs the pages of its words before it can ask for its
+    // term shards (3.7 KB brotli each; 17 for 50,000 pages). A map of
+    // more than maxPreloadPages pages is left to the queries, each of
+    // which reads only the few that cover its words; so are a large
+    // bundle's name shards, of which a query reads those of its hits.
     wasmArrived.then(() => {
       if (appReady()) return;
       if (pages.length <= maxPreloadPages) fetchAll(pages, manifestURL);
-      fetchAll(figures, manifestURL);
     });
   };
 

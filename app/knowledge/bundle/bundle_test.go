@@ -142,7 +142,7 @@ func TestBundle_RanksExactlyAsTheInMemoryIndex(t *testing.T) {
 		paged bool
 	}{
 		{"default shards", Options{}, false},
-		{"tiny shards, paged maps", Options{ShardBytes: 300, LexiconBytes: 100, FiguresPer: 5, MapPage: 4}, true},
+		{"tiny shards, paged maps", Options{ShardBytes: 300, LexiconBytes: 100, NamesPer: 5, MapPage: 4}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := write(t, ins, tt.opt)
@@ -210,10 +210,10 @@ func TestBundle_AQueryFetchesOnlyItsShardsAndTheFragmentsItShows(t *testing.T) {
 			frags++
 		case "x/", "s/":
 			t.Errorf("a plain search fetched lexicon shard %s", f)
-		case "g/", "p/":
+		case "n/", "p/":
 		default:
-			// The figure shards name the fragments: nothing stands between
-			// ranking and the fragments of its hits.
+			// Ranking reads its terms' shards (and their map pages), and
+			// the hits' name shards name their fragments.
 			t.Errorf("a search fetched %s, neither a shard it ranks with nor a fragment", f)
 		}
 	}
@@ -232,7 +232,7 @@ func TestBundle_AQueryFetchesOnlyItsShardsAndTheFragmentsItShows(t *testing.T) {
 }
 
 func TestBundle_AQueryStartsEachRoundOfFilesInOrderBeforeFetchingIt(t *testing.T) {
-	out := write(t, corpus(700, 2), Options{ShardBytes: 2000, FiguresPer: 100, MapPage: 16})
+	out := write(t, corpus(700, 2), Options{ShardBytes: 2000, NamesPer: 100, MapPage: 16})
 	ix, fs := open(t, out)
 	var mu sync.Mutex
 	var started []string
@@ -258,9 +258,10 @@ func TestBundle_AQueryStartsEachRoundOfFilesInOrderBeforeFetchingIt(t *testing.T
 			t.Errorf("started %s, which the query never fetched", f)
 		}
 	}
-	// The figure shards, the map pages and the term shards of the query's
-	// words each come as a round of several files.
-	for _, k := range []string{"g/", "p/", "t/", "f/"} {
+	// The map pages and the term shards of the query's words, the name
+	// shards and the fragments of its hits each come as a round of
+	// several files.
+	for _, k := range []string{"p/", "t/", "n/", "f/"} {
 		if kinds[k] < 2 {
 			t.Errorf("started %d files under %s, want a round of them: %v", kinds[k], k, started)
 		}
@@ -358,19 +359,38 @@ func TestOpen_RefusesAnotherVersionAndAManifestOfAnotherHash(t *testing.T) {
 	}
 }
 
+// An edited page changes its fragment and the shards that list it; every
+// other page's fragment keeps its name, so a visitor's browser fetches
+// those again only if they changed. (Term shards name chunks by number,
+// and an edited page can take another place in the index's order, which
+// renumbers the chunks after it: most term shards change then.)
 func TestWrite_RepublishedSiteChangesOnlyTheFilesWhoseContentChanged(t *testing.T) {
 	ins := corpus(200, 5)
 	a := write(t, ins, Options{})
+	edited := ins[len(ins)-1].Source
 	ins[len(ins)-1].Text += "A new sentence about quinces."
 	b := write(t, ins, Options{})
-	same := 0
-	for name := range a.Files {
-		if _, ok := b.Files[name]; ok {
-			same++
+	kept := 0
+	for name, data := range a.Files {
+		if name[:2] != "f/" {
+			continue
+		}
+		var f fragment
+		if err := json.Unmarshal(data, &f); err != nil {
+			t.Fatal(err)
+		}
+		_, ok := b.Files[name]
+		switch {
+		case f.Document.Source == edited && ok:
+			t.Errorf("the edited page's fragment %s kept its name", name)
+		case f.Document.Source != edited && !ok:
+			t.Errorf("the fragment of %s changed", f.Document.Source)
+		case ok:
+			kept++
 		}
 	}
-	if same < len(a.Files)*9/10 {
-		t.Errorf("only %d of %d files are unchanged after editing one page", same, len(a.Files))
+	if kept != len(ins)-1 {
+		t.Errorf("%d of %d unedited pages' fragments kept their names", kept, len(ins)-1)
 	}
 	if a.ManifestName == b.ManifestName {
 		t.Error("the manifest kept its name")
@@ -432,11 +452,12 @@ func TestPlaceFragment_KeepsTwoFragmentsWithOneShortHashApart(t *testing.T) {
 	}
 }
 
-// Preload reads what every query reads: the figures and, unless the
-// term map has more than preloadPages pages, every page of it; a query
-// after it fetches only its own term shards and its hits' fragments. A
-// larger map's pages are left to the queries. Small says whether the app
-// reads it all while it starts (a few figure shards and map pages).
+// Preload reads what queries would wait for: a small bundle's name
+// shards and, unless the term map has more than preloadPages pages, every
+// page of it; a query after it fetches only its own term shards and its
+// hits' fragments. A larger map's pages are left to the queries. Small
+// says whether the app reads it all while it starts (a few name shards
+// and map pages).
 func TestPreload_LeavesAQueryOnlyItsTermsAndFragments(t *testing.T) {
 	ins := corpus(300, 6)
 	for _, tt := range []struct {
@@ -472,7 +493,7 @@ func TestPreload_LeavesAQueryOnlyItsTermsAndFragments(t *testing.T) {
 			for _, f := range fs.fetched[1:] {
 				if strings.HasPrefix(f, "p/") {
 					pages++
-				} else if !strings.HasPrefix(f, "g/") {
+				} else if !strings.HasPrefix(f, "n/") {
 					t.Errorf("Preload fetched %s", f)
 				}
 			}
@@ -484,7 +505,7 @@ func TestPreload_LeavesAQueryOnlyItsTermsAndFragments(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, f := range fs.fetched[before:] {
-				if f[:2] == "g/" || (tt.wantPages && f[:2] == "p/") {
+				if f[:2] == "n/" || (tt.wantPages && f[:2] == "p/") {
 					t.Errorf("a query after Preload fetched %s", f)
 				}
 			}

@@ -1,9 +1,6 @@
 package bundle
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
 // FuzzDecode feeds arbitrary bytes to every decoder of a bundle's binary
 // files: a damaged or hostile file must come back as an error, never a
@@ -22,7 +19,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind byte, data []byte) {
 		switch kind % 5 {
 		case 0:
-			tps, err := decodeTermShard(data, chunks)
+			tps, err := decodeTermShard(data, chunks, docs)
 			if err == nil {
 				for _, tp := range tps {
 					for _, p := range []postingList{tp.body, tp.title} {
@@ -32,18 +29,16 @@ func FuzzDecode(f *testing.F) {
 							}
 						}
 					}
+					for _, o := range tp.body.ord {
+						if o < 0 || o >= docs {
+							t.Fatalf("document %d of %d decoded without error", o, docs)
+						}
+					}
 				}
 			}
 		case 1:
-			fs, err := decodeFigures(data, docs, chunks)
-			if err == nil {
-				n := 0
-				for _, d := range fs {
-					n += len(d.lens)
-				}
-				if n > chunks {
-					t.Fatalf("%d chunks of %d decoded without error", n, chunks)
-				}
+			if names, err := decodeNames(data, docs); err == nil && len(names) != docs {
+				t.Fatalf("%d names of %d decoded without error", len(names), docs)
 			}
 		case 2:
 			decodeLexicon(data, chunks)
@@ -53,25 +48,4 @@ func FuzzDecode(f *testing.F) {
 			ParseManifest(data)
 		}
 	})
-}
-
-// A document's chunks are kept by their number as text, as the
-// in-memory index orders its chunk ids ("id#10" before "id#2"); the
-// two orders differ from the eleventh chunk on.
-func TestSlotNumbers_OrderChunksByTheirNumberAsText(t *testing.T) {
-	tests := []struct {
-		k    int
-		want []int32
-	}{
-		{1, []int32{0}},
-		{10, []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
-		{11, []int32{0, 1, 10, 2, 3, 4, 5, 6, 7, 8, 9}},
-		{12, []int32{0, 1, 10, 11, 2, 3, 4, 5, 6, 7, 8, 9}},
-		{21, []int32{0, 1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 2, 20, 3, 4, 5, 6, 7, 8, 9}},
-	}
-	for _, tc := range tests {
-		if got := slotNumbers(tc.k); !slices.Equal(got, tc.want) {
-			t.Errorf("slotNumbers(%d) = %v, want %v", tc.k, got, tc.want)
-		}
-	}
 }

@@ -49,8 +49,9 @@ type Index struct {
 	// mu guards seg and the maps below: postings are added under the
 	// write lock, rankings read the segment under the read lock.
 	mu    sync.RWMutex
-	seg   *segment        // nil until the figures are loaded
-	names []fragName      // the fragments' names by ordinal, with seg
+	seg   *segment        // made on first use (segment)
+	names []fragName      // the fragments' names by ordinal, as read
+	named map[int]bool    // the name shards read, by number
 	terms map[string]bool // term shards taken into seg, by file
 	lex   map[string][]lexEntry
 	pages map[string]ShardMap
@@ -110,7 +111,8 @@ func Open(ctx context.Context, manifestURL, sha string, fetch Fetch) (*Index, er
 	base := manifestURL[:strings.LastIndex(manifestURL, "/")+1]
 	return &Index{url: manifestURL, base: base, man: m, fetch: fetch, an: an,
 		ranker: rank.New(rank.Config{Analyzer: an}),
-		terms:  map[string]bool{}, lex: map[string][]lexEntry{}, pages: map[string]ShardMap{},
+		names:  make([]fragName, m.Docs), named: map[int]bool{},
+		terms: map[string]bool{}, lex: map[string][]lexEntry{}, pages: map[string]ShardMap{},
 		frags: map[uint32]*fragment{}, known: map[string]bool{}}, nil
 }
 
@@ -181,16 +183,29 @@ func (ix *Index) Search(ctx context.Context, q string, opt knowledge.SearchOptio
 	return hits, nil
 }
 
+// segment returns the bundle's segment, making its tables on first use.
+func (ix *Index) segment() *segment {
+	ix.mu.RLock()
+	seg := ix.seg
+	ix.mu.RUnlock()
+	if seg != nil {
+		return seg
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.seg == nil {
+		ix.seg = newSegment(ix.man)
+	}
+	return ix.seg
+}
+
 // View implements rank.Index. The view holds the read lock until released.
 func (ix *Index) View() (*rank.View, error) {
+	seg := ix.segment()
 	ix.mu.RLock()
-	if ix.seg == nil {
-		ix.mu.RUnlock()
-		return nil, fmt.Errorf("bundle: %s: the figures are not loaded (FetchTerms loads them)", ix.url)
-	}
 	st := ix.man.Stats
 	return &rank.View{
-		Segments: []rank.ViewSegment{{Segment: ix.seg}},
+		Segments: []rank.ViewSegment{{Segment: seg}},
 		Chunks:   uint64(ix.man.Chunks),
 		Cardinality: func(field string) (uint64, error) {
 			if field == rank.FieldTitle {
@@ -221,18 +236,9 @@ func (ix *Index) Common(term string) (bool, error) {
 }
 
 // FetchTerms implements rank.Fetcher: it fetches, at once, the shards of
-// the terms not loaded yet (and, the first time, the figure shards) and
-// takes them into the segment.
+// the terms not loaded yet and takes them into the segment.
 func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
-	ix.mu.RLock()
-	figures := ix.seg == nil
-	ix.mu.RUnlock()
-	figErr := make(chan error, 1)
-	if figures {
-		go func() { figErr <- ix.loadFigures(ctx) }()
-	} else {
-		figErr <- nil
-	}
+	seg := ix.segment()
 	names, err := ix.locateAll(ctx, ix.man.Terms, terms)
 	var need []string
 	ix.mu.RLock()
@@ -250,14 +256,11 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 			if err != nil {
 				return err
 			}
-			if decoded[k], err = decodeTermShard(data, ix.man.Chunks); err != nil {
+			if decoded[k], err = decodeTermShard(data, ix.man.Chunks, ix.man.Docs); err != nil {
 				return fmt.Errorf("%s: %w", need[k], err)
 			}
 			return nil
 		})
-	}
-	if ferr := <-figErr; err == nil {
-		err = ferr
 	}
 	if err != nil {
 		return err
@@ -269,19 +272,18 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 			continue // another query took it in meanwhile
 		}
 		for j := range decoded[k] {
-			ix.seg.add(&decoded[k][j])
+			seg.add(&decoded[k][j])
 		}
 		ix.terms[n] = true
 	}
 	return nil
 }
 
-// smallPages and smallFigures are how many map pages (of 256 term shards
-// each by default) and figure shards (of 1,024 documents) a small bundle
-// has at most (Small).
+// smallPages and smallNames are how many map pages (of 256 term shards
+// each by default) and name shards a small bundle has at most (Small).
 const (
-	smallPages   = 8
-	smallFigures = 8
+	smallPages = 8
+	smallNames = 8
 )
 
 // preloadPages is how many map pages a term map may have for Preload to
@@ -293,29 +295,37 @@ const (
 const preloadPages = 32
 
 // Small reports whether the bundle is small enough for the app to read
-// what every query reads (Preload) while it starts: a few figure shards
-// and map pages, some tens of kilobytes to fetch and tens of milliseconds
-// to lay out. The page's site-prefetch.js fetches them at once for such a
-// bundle only, and a larger one's once app.wasm has arrived, so that they
-// do not share the line with it.
+// its fragment names and term map whole while it starts (Preload): a few
+// name shards and map pages, some tens of kilobytes. The page's
+// site-prefetch.js fetches them at once for such a bundle only, and a
+// larger one's map pages once app.wasm has arrived, so that they do not
+// share the line with it.
 func (ix *Index) Small() bool {
-	return len(ix.man.Figures.Files) <= smallFigures && (!ix.man.Terms.Paged || len(ix.man.Terms.Files) <= smallPages)
+	return len(ix.man.Names.Files) <= smallNames && (!ix.man.Terms.Paged || len(ix.man.Terms.Files) <= smallPages)
 }
 
-// Preload reads what every query reads before one asks: the figure
-// shards (the segment laid out and the ranker prepared, rank.Prepare)
-// and, when there are at most preloadPages of them, every page of the
-// term map. The app calls it once it has opened the bundle.
+// Preload reads what queries would otherwise wait for, before one asks:
+// a small bundle's name shards (Small), every page of the term map when
+// there are at most preloadPages of them, and the segment's tables (the
+// ranker prepared, rank.Prepare). The app calls it once it has opened
+// the bundle.
 func (ix *Index) Preload(ctx context.Context) error {
 	var pages []string
 	if sm := ix.man.Terms; sm.Paged && len(sm.Files) <= preloadPages {
 		pages = sm.Files
 	}
-	figures := make(chan error, 1)
-	go func() { figures <- ix.loadFigures(ctx) }()
+	var shards []int
+	if len(ix.man.Names.Files) <= smallNames {
+		for i := range ix.man.Names.Files {
+			shards = append(shards, i)
+		}
+	}
+	ix.segment()
+	names := make(chan error, 1)
+	go func() { names <- ix.loadNames(ctx, shards) }()
 	ix.begin(ix.unread(pages))
 	err := parallel(len(pages), func(i int) error { _, err := ix.page(ctx, pages[i]); return err })
-	return errors.Join(<-figures, err)
+	return errors.Join(<-names, err, ix.ranker.Prepare(ix))
 }
 
 // locateAll returns the shard file of each term in sm ("" for a term
@@ -419,81 +429,68 @@ func (ix *Index) page(ctx context.Context, name string) (ShardMap, error) {
 	return m, nil
 }
 
-// loadFigures fetches every figure shard at once and lays out the
-// segment. Ranking reads the figures of every chunk a query's postings
-// name, which for a query of common words is most of them.
-func (ix *Index) loadFigures(ctx context.Context) error {
-	_, err := ix.files.do("\x00figures", func() ([]byte, error) {
-		ix.mu.RLock()
-		done := ix.seg != nil
-		ix.mu.RUnlock()
-		if done {
-			return nil, nil
-		}
-		fs := ix.man.Figures
-		parts := make([][]docFigures, len(fs.Files))
-		ix.begin(fs.Files)
-		err := parallel(len(fs.Files), func(k int) error {
-			data, err := ix.file(ctx, fs.Files[k])
-			if err != nil {
-				return err
-			}
-			n := min(fs.Per, ix.man.Docs-k*fs.Per)
-			if parts[k], err = decodeFigures(data, n, ix.man.Chunks); err != nil {
-				return fmt.Errorf("%s: %w", fs.Files[k], err)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		docs := make([]docFigures, 0, ix.man.Docs)
-		for _, p := range parts {
-			docs = append(docs, p...)
-		}
-		seg, err := newSegment(docs, ix.man.Chunks)
-		if err != nil {
-			return nil, err
-		}
-		names := make([]fragName, len(docs))
-		for o, d := range docs {
-			names[o] = d.frag
-		}
-		ix.mu.Lock()
-		ix.seg, ix.names = seg, names
-		ix.mu.Unlock()
-		// Once a visit, while no query waits: what a first ranking
-		// learns of the segment (every chunk's document, the documents'
-		// lengths) is some 14,000 chunks' work for SciFact.
-		return nil, ix.ranker.Prepare(ix)
-	})
-	return err
-}
-
-// FetchText implements rank.Fetcher: it fetches, at once, the fragments
-// of the chunks' documents (their names come with the figures).
-func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
-	var ords []uint32
-	var names []string
+// loadNames reads the name shards numbered shards that are not read yet,
+// at once.
+func (ix *Index) loadNames(ctx context.Context, shards []int) error {
+	var need []string
+	var nums []int
 	ix.mu.RLock()
-	for _, c := range chunks {
-		o := uint32(c.Doc.Ord)
-		if _, ok := ix.frags[o]; !ok && !slices.Contains(ords, o) {
-			ords = append(ords, o)
-			if int(o) < len(ix.names) {
-				names = append(names, fragFile(ix.names[o]))
-			}
+	for _, k := range shards {
+		if !ix.named[k] && !slices.Contains(nums, k) {
+			nums = append(nums, k)
+			need = append(need, ix.man.Names.Files[k])
 		}
 	}
 	ix.mu.RUnlock()
-	if len(names) == len(ords) {
-		ix.begin(names)
+	ix.begin(need)
+	return parallel(len(need), func(i int) error {
+		k := nums[i]
+		data, err := ix.file(ctx, need[i])
+		if err != nil {
+			return err
+		}
+		per := ix.man.Names.Per
+		names, err := decodeNames(data, min(per, ix.man.Docs-k*per))
+		if err != nil {
+			return fmt.Errorf("%s: %w", need[i], err)
+		}
+		ix.mu.Lock()
+		copy(ix.names[k*per:], names)
+		ix.named[k] = true
+		ix.mu.Unlock()
+		return nil
+	})
+}
+
+// FetchText implements rank.Fetcher: it fetches, at once, the name shards
+// of the chunks' documents that are not read yet, then their fragments.
+func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
+	var ords []uint32
+	var shards []int
+	ix.mu.RLock()
+	for _, c := range chunks {
+		o := uint32(c.Doc.Ord)
+		if _, ok := ix.frags[o]; !ok && !slices.Contains(ords, o) && int(o) < ix.man.Docs {
+			ords = append(ords, o)
+			shards = append(shards, int(o)/ix.man.Names.Per)
+		}
 	}
+	ix.mu.RUnlock()
+	if err := ix.loadNames(ctx, shards); err != nil {
+		return err
+	}
+	names := make([]string, len(ords))
+	ix.mu.RLock()
+	for k, o := range ords {
+		names[k] = fragFile(ix.names[o])
+	}
+	ix.mu.RUnlock()
+	ix.begin(names)
 	return parallel(len(ords), func(k int) error { _, err := ix.fragment(ctx, ords[k]); return err })
 }
 
-// fragment returns document ord and its chunks, fetching them on first
-// use.
+// fragment returns document ord and its chunks, fetching them (and its
+// name shard) on first use.
 func (ix *Index) fragment(ctx context.Context, ord uint32) (*fragment, error) {
 	ix.mu.RLock()
 	f := ix.frags[ord]
@@ -504,7 +501,7 @@ func (ix *Index) fragment(ctx context.Context, ord uint32) (*fragment, error) {
 	if int(ord) >= ix.man.Docs {
 		return nil, fmt.Errorf("%w: no document %d", ErrDamaged, ord)
 	}
-	if err := ix.loadFigures(ctx); err != nil {
+	if err := ix.loadNames(ctx, []int{int(ord) / ix.man.Names.Per}); err != nil {
 		return nil, err
 	}
 	ix.mu.RLock()

@@ -11,10 +11,10 @@
 //	                      the terms too common for feedback, and the maps
 //	                      of the shard files below (Manifest)
 //	t/<hash>.bin          term shards: a range of terms with their postings
+//	                      and what ranking reads of the chunks they name
 //	                      (postings.go)
-//	g/<hash>.bin          figure shards: each chunk's length and place, and
-//	                      each document's fragment name, for a run of
-//	                      documents (figures.go)
+//	n/<hash>.bin          name shards: the fragments' names, for a run of
+//	                      documents (names.go)
 //	x/<hash>.bin          lexicon shards: the terms alone with the number of
 //	                      chunks holding each, for prefix lookups (lexicon.go)
 //	s/<hash>.bin          suffix shards: the terms spelt backwards, for
@@ -22,9 +22,11 @@
 //	f/<hash>.json         fragments: one document and its chunks
 //	l/<hash>.txt          the list of every file, for a background download
 //
-// A visit reads the manifest and the figure shards once; a query then
-// reads the term shards of its words and the fragments of the documents
-// it shows, whose names the figure shards hold: two rounds of requests.
+// A visit reads the manifest once; a query then reads the term shards of
+// its words, the name shards of the documents it shows and their
+// fragments: three rounds of requests, two for a small bundle, whose name
+// shards the app reads while it starts. What a query downloads grows with
+// its words' postings, not with the site.
 //
 // The index stays bleve's: a bundle is written from the same in-memory
 // index the app builds when a visitor imports the same pages (scorch with
@@ -48,7 +50,7 @@ import (
 // Format and Version name the layout; a reader refuses any other.
 const (
 	Format  = "tinyrag-bundle"
-	Version = 3
+	Version = 4
 )
 
 // Manifest is a bundle's manifest-<hash>.json.
@@ -70,8 +72,8 @@ type Manifest struct {
 	Terms    ShardMap `json:"terms"`
 	Lexicon  ShardMap `json:"lexicon"`
 	Suffixes ShardMap `json:"suffixes"`
-	// Figures are the figure shards, each for Per documents, by ordinal.
-	Figures Tables `json:"figures"`
+	// Names are the name shards, each for Per documents, by ordinal.
+	Names Tables `json:"names"`
 	// Files is the list of every file of the bundle but the manifest.
 	Files FileList `json:"files"`
 }
@@ -156,13 +158,13 @@ var (
 )
 
 // maxChunks bounds the chunks a bundle may have: a reader allocates
-// figures for every chunk (a few bytes each), so a manifest must not make
+// tables for every chunk (a few bytes each), so a manifest must not make
 // it allocate without limit. 2^24 chunks is some five million pages.
 const maxChunks = 1 << 24
 
 // nameLen is how many hex digits of a file's SHA-256 name it;
-// fragNameLen the same for a fragment, whose name every figure shard
-// repeats for each of its documents (fragmentName).
+// fragNameLen the same for a fragment, whose name the name shards list
+// for each document (fragmentName).
 const (
 	nameLen     = 16
 	fragNameLen = 8
@@ -175,10 +177,7 @@ func contentName(dir string, data []byte, ext string) string {
 }
 
 // fragmentName names a fragment: f/<hash>.json with the first 32 bits of
-// its SHA-256. The figure shards carry each document's fragment name, so
-// that a query fetches the fragments of its hits as soon as it has ranked
-// them, without a round of requests for a table of names first; 32 bits
-// keep that at four bytes a document. The writer keeps the names of one
+// its SHA-256, which keeps the name shards at four bytes a document. The writer keeps the names of one
 // bundle distinct (writeDocuments); a fragment of a later version whose
 // name an earlier one had is a chance of one in four billion per changed
 // document.
@@ -278,12 +277,12 @@ func (m *Manifest) check() error {
 			}
 		}
 	}
-	if t := m.Figures; t.Per <= 0 || len(t.Files) != (m.Docs+t.Per-1)/t.Per {
-		return bad("figures do not cover the documents")
+	if t := m.Names; t.Per <= 0 || len(t.Files) != (m.Docs+t.Per-1)/t.Per {
+		return bad("the name shards do not cover the documents")
 	}
-	for _, f := range m.Figures.Files {
+	for _, f := range m.Names.Files {
 		if !IsContentNamed(f) {
-			return bad("figures name a file " + f + " that is not named by its content")
+			return bad("names name a file " + f + " that is not named by its content")
 		}
 	}
 	return nil

@@ -36,9 +36,10 @@ func benchIndex(b *testing.B) func() *Index {
 	}
 }
 
-// BenchmarkPreload measures what a large bundle's first query waits for
-// once its figure shards have arrived: decoding them, laying out the
-// segment and preparing the ranker.
+// BenchmarkPreload measures what the app does with a bundle while it
+// starts (Index.Preload): making the segment's tables, reading the map
+// pages and a small bundle's name shards (here from files), preparing
+// the ranker.
 func BenchmarkPreload(b *testing.B) {
 	open := benchIndex(b)
 	ctx := context.Background()
@@ -46,14 +47,14 @@ func BenchmarkPreload(b *testing.B) {
 		b.StopTimer()
 		ix := open()
 		b.StartTimer()
-		if err := ix.loadFigures(ctx); err != nil {
+		if err := ix.Preload(ctx); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// BenchmarkFirstSearch measures a visit's first search once the figures
-// are laid out (Preload), as the knowledge panel runs it: decoding the
+// BenchmarkFirstSearch measures a visit's first search once the bundle is
+// preloaded (Preload), as the knowledge panel runs it: decoding the
 // query's term shards, ranking with feedback, reading the fragments of
 // the hits and highlighting them. Each iteration opens the bundle afresh
 // and runs the next SciFact test query (TINYRAG_BENCH_QUERIES, by

@@ -8,12 +8,15 @@ import (
 )
 
 // segment is a bundle's index as one segment that ranking reads
-// (rank.Segment): every chunk's lengths and place, from the figure shards,
-// and the postings of the terms loaded so far. Ranking derives everything
-// else (document lengths, field totals, ordinals) from these as it does
-// for the in-memory index, so the two rank alike by construction. The
-// owning Index guards it: postings are added under its write lock,
-// rankings read under its read lock.
+// (rank.Segment, rank.Sparse): the postings of the terms loaded so far
+// and, for every chunk they name, its lengths and place and its
+// document's figures, which arrive with the postings (postings.go). Its
+// tables are as long as the bundle and filled in place; ranking reads
+// them only for the chunks of postings, and takes the totals from the
+// manifest. Ranking derives everything else (scores, idf, ordinals) from
+// these numbers as it does for the in-memory index, so the two rank
+// alike by construction. The owning Index guards it: postings are added
+// under its write lock, rankings read under its read lock.
 type segment struct {
 	chunks    int
 	bodyLens  []uint32
@@ -23,58 +26,56 @@ type segment struct {
 	ord  []int32
 	n    []int32
 	docs []string
+	// docLen and repeats are, by chunk, its document's length and how
+	// many of the document's chunks repeat its title beyond the first.
+	docLen  []uint32
+	repeats []int32
+	stats   Stats
 	// body and title hold the loaded terms' postings; a term whose shard
 	// is loaded and that is not here has none.
 	body, title map[string]postingList
 }
 
-// postingList is one term's postings in one field.
-type postingList struct{ docs, freqs []uint32 }
-
 var (
-	_ rank.Segment    = (*segment)(nil)
-	_ rank.ChunkTable = (*segment)(nil)
+	_ rank.Segment = (*segment)(nil)
+	_ rank.Sparse  = (*segment)(nil)
 )
 
-// newSegment lays out the figures of all documents, by ordinal.
-func newSegment(docs []docFigures, chunks int) (*segment, error) {
-	s := &segment{chunks: chunks, bodyLens: make([]uint32, 0, chunks), titleLens: make([]uint32, chunks),
-		ord: make([]int32, 0, chunks), n: make([]int32, 0, chunks),
-		body: map[string]postingList{}, title: map[string]postingList{}}
-	for o, d := range docs {
-		nums := slotNumbers(len(d.lens))
-		for slot, l := range d.lens {
-			if nums[slot] == 0 && len(s.ord) < chunks {
-				s.titleLens[len(s.ord)] = d.titleLen
-			}
-			s.bodyLens = append(s.bodyLens, l)
-			s.ord = append(s.ord, int32(o))
-			s.n = append(s.n, nums[slot])
-		}
-	}
-	if len(s.ord) != chunks {
-		return nil, fmt.Errorf("%w: the figures list %d chunks, the manifest %d", ErrDamaged, len(s.ord), chunks)
-	}
+// newSegment makes the empty tables of a bundle's chunks.
+func newSegment(m *Manifest) *segment {
+	n := m.Chunks
+	s := &segment{chunks: n, bodyLens: make([]uint32, n), titleLens: make([]uint32, n),
+		ord: make([]int32, n), n: make([]int32, n), docLen: make([]uint32, n), repeats: make([]int32, n),
+		stats: m.Stats, body: map[string]postingList{}, title: map[string]postingList{}}
 	// The ids are the ordinals as text, cut from one string: one
 	// allocation rather than one a document.
 	var digits []byte
-	ends := make([]int, len(docs))
-	for o := range docs {
+	ends := make([]int, m.Docs)
+	for o := range ends {
 		digits = strconv.AppendInt(digits, int64(o), 10)
 		ends[o] = len(digits)
 	}
 	all := string(digits)
-	s.docs = make([]string, len(docs))
+	s.docs = make([]string, m.Docs)
 	start := 0
 	for o, end := range ends {
 		s.docs[o], start = all[start:end], end
 	}
-	return s, nil
+	return s
 }
 
-// add takes in one term's postings.
+// add takes in one term's postings and the figures of their chunks.
 func (s *segment) add(tp *termPostings) {
-	s.body[tp.term] = tp.body
+	b := tp.body
+	for i, c := range b.docs {
+		s.bodyLens[c] = b.lens[i]
+		s.ord[c], s.n[c] = b.ord[i], b.n[i]
+		s.docLen[c], s.repeats[c] = b.docLen[i], b.repeats[i]
+	}
+	for i, c := range tp.title.docs {
+		s.titleLens[c] = tp.title.lens[i]
+	}
+	s.body[tp.term] = b
 	if len(tp.title.docs) > 0 {
 		s.title[tp.term] = tp.title
 	}
@@ -100,7 +101,22 @@ func (s *segment) Postings(field, term string) (docs, freqs, lens []uint32) {
 // tables.
 func (s *segment) ChunkTable() (docs []string, ord, n []int32) { return s.docs, s.ord, s.n }
 
-// Lengths implements rank.Segment.
+// DocumentFigures implements rank.Sparse.
+func (s *segment) DocumentFigures() (length []uint32, repeats []int32, docs int, tokens int64) {
+	return s.docLen, s.repeats, len(s.docs), s.stats.DocTokens
+}
+
+// FieldTotals implements rank.Sparse from the manifest.
+func (s *segment) FieldTotals(field string) rank.FieldTotals {
+	st := s.stats.Body
+	if field == rank.FieldTitle {
+		st = s.stats.Title
+	}
+	return rank.FieldTotals{Tokens: st.Tokens, Chunks: st.Chunks}
+}
+
+// Lengths implements rank.Segment: only the chunks of the postings
+// loaded have theirs.
 func (s *segment) Lengths(field string) []uint32 {
 	switch field {
 	case rank.FieldBody:
@@ -112,8 +128,7 @@ func (s *segment) Lengths(field string) []uint32 {
 }
 
 // DocID implements rank.Segment: chunk n of the document with ordinal o
-// is "o#n", so that ranking numbers the documents by their ordinals (it
-// gives each new id the next one, in chunk order).
+// is "o#n". Only the chunks of the postings loaded have theirs.
 func (s *segment) DocID(num uint64) ([]byte, error) {
 	if num >= uint64(s.chunks) {
 		return nil, fmt.Errorf("bundle: chunk %d of %d", num, s.chunks)

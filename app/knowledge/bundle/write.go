@@ -34,9 +34,9 @@ type Options struct {
 	// LexiconBytes is the same for lexicon and suffix shards (default
 	// DefaultLexiconBytes).
 	LexiconBytes int
-	// FiguresPer is how many documents a figure shard covers (default
-	// DefaultFiguresPer).
-	FiguresPer int
+	// NamesPer is how many documents a name shard covers (default: 1,024
+	// for a bundle of up to some 8,000 documents, else 256; names.go).
+	NamesPer int
 	// MapPage is how many shards a shard map lists before it is paged
 	// (default 256, pages.go).
 	MapPage int
@@ -46,7 +46,6 @@ type Options struct {
 const (
 	DefaultShardBytes   = 4 << 10
 	DefaultLexiconBytes = 8 << 10
-	DefaultFiguresPer   = 1024
 )
 
 // Output is a written bundle: every file by its name (relative to the
@@ -79,7 +78,6 @@ func Write(ctx context.Context, ins []knowledge.Input, opt Options) (*Output, er
 	}
 	opt.ShardBytes = positive(opt.ShardBytes, DefaultShardBytes)
 	opt.LexiconBytes = positive(opt.LexiconBytes, DefaultLexiconBytes)
-	opt.FiguresPer = positive(opt.FiguresPer, DefaultFiguresPer)
 	opt.MapPage = positive(opt.MapPage, mapPage)
 
 	store := knowledge.NewMemStore()
@@ -186,7 +184,11 @@ func writeTerms(ix rank.Index, desc *rank.Description, frags []fragName, m *Mani
 		segs = append(segs, figSegment{fs, offset})
 		offset += uint32(fs.Count())
 	}
-	if err := writeFigures(segs, desc, frags, m, out, opt.FiguresPer); err != nil {
+	body, title, err := chunkLengths(segs, desc)
+	if err != nil {
+		return err
+	}
+	if err := writeNames(desc, frags, m, out, opt.NamesPer); err != nil {
 		return err
 	}
 	// Every body term, in byte order (a title's terms are in its
@@ -205,14 +207,21 @@ func writeTerms(ix rank.Index, desc *rank.Description, frags []fragName, m *Mani
 		for _, s := range segs {
 			docs, freqs, _ := s.s.Postings(rank.FieldBody, term)
 			for j, local := range docs {
-				tp.body.docs = append(tp.body.docs, s.offset+local)
-				tp.body.freqs = append(tp.body.freqs, freqs[j])
+				c := s.offset + local
+				p := &tp.body
+				p.docs, p.freqs, p.lens = append(p.docs, c), append(p.freqs, freqs[j]), append(p.lens, body[c])
+				p.ord, p.n = append(p.ord, desc.Ord[c]), append(p.n, desc.N[c])
+				p.docLen, p.repeats = append(p.docLen, desc.DocLength[c]), append(p.repeats, desc.Repeats[c])
 			}
 			docs, freqs, _ = s.s.Postings(rank.FieldTitle, term)
 			for j, local := range docs {
-				tp.title.docs = append(tp.title.docs, s.offset+local)
-				tp.title.freqs = append(tp.title.freqs, freqs[j])
+				c := s.offset + local
+				p := &tp.title
+				p.docs, p.freqs, p.lens = append(p.docs, c), append(p.freqs, freqs[j]), append(p.lens, title[c])
 			}
+		}
+		if err := titlesInBody(&tp); err != nil {
+			return err
 		}
 		df := len(tp.body.docs)
 		if rank.CommonTerm(df, len(desc.Ord)) {
@@ -239,11 +248,12 @@ type figSegment struct {
 	offset uint32
 }
 
-// writeFigures writes the figure shards, per documents each. The chunk
-// order they imply (documents by ordinal, a document's chunks by number
-// as text) must be the in-memory index's: it is checked here.
-func writeFigures(segs []figSegment, desc *rank.Description, frags []fragName, m *Manifest, out *Output, per int) error {
-	var body, title []uint32
+// chunkLengths returns every chunk's body and title length, by the
+// chunk's number across segments, and checks that the index keeps its
+// documents in the order of their ordinals, each document's chunks
+// together: a term shard codes a posting's document as the difference
+// from the previous posting's.
+func chunkLengths(segs []figSegment, desc *rank.Description) (body, title []uint32, err error) {
 	for _, s := range segs {
 		body = append(body, s.s.Lengths(rank.FieldBody)...)
 		n := int(s.s.Count())
@@ -254,41 +264,52 @@ func writeFigures(segs []figSegment, desc *rank.Description, frags []fragName, m
 		title = append(title, t[:n]...)
 	}
 	if len(body) != len(desc.Ord) || len(title) != len(desc.Ord) {
-		return fmt.Errorf("bundle: %d chunk lengths for %d chunks", len(body), len(desc.Ord))
+		return nil, nil, fmt.Errorf("bundle: %d chunk lengths for %d chunks", len(body), len(desc.Ord))
 	}
-	m.Figures.Per = per
-	var docs []docFigures
-	for c := 0; c < len(desc.Ord); {
-		o := desc.Ord[c]
-		if int(o) != len(docs) {
-			return fmt.Errorf("bundle: chunk %d belongs to document %d, expected %d: the index does not keep documents in ordinal order", c, o, len(docs))
-		}
-		start := c
-		for c < len(desc.Ord) && desc.Ord[c] == o {
-			c++
-		}
-		if int(o) >= len(frags) {
-			return fmt.Errorf("bundle: document %d has chunks but no fragment", o)
-		}
-		d := docFigures{frag: frags[o], lens: body[start:c]}
-		for slot, n := range slotNumbers(c - start) {
-			if desc.N[start+slot] != n {
-				return fmt.Errorf("bundle: document %d keeps chunk %d in place %d, the layout expects chunk %d there", o, desc.N[start+slot], slot, n)
-			}
-			if n == 0 {
-				d.titleLen = title[start+slot]
-			}
-		}
-		docs = append(docs, d)
-		if len(docs)%per == 0 || c == len(desc.Ord) {
-			data := encodeFigures(docs[len(docs)-1-(len(docs)-1)%per:])
-			name := contentName("g", data, ".bin")
-			out.Files[name] = data
-			m.Figures.Files = append(m.Figures.Files, name)
+	next := int32(0)
+	for c, o := range desc.Ord {
+		if o == next {
+			next++
+		} else if c == 0 || o != desc.Ord[c-1] {
+			return nil, nil, fmt.Errorf("bundle: chunk %d belongs to document %d, expected %d: the index does not keep documents in ordinal order", c, o, next)
 		}
 	}
-	if len(docs) != desc.Docs {
-		return fmt.Errorf("bundle: %d documents have chunks, %d have ordinals", len(docs), desc.Docs)
+	if int(next) != desc.Docs {
+		return nil, nil, fmt.Errorf("bundle: %d documents have chunks, %d have ordinals", next, desc.Docs)
+	}
+	return body, title, nil
+}
+
+// titlesInBody checks what a reader relies on: every chunk of a term's
+// title postings is among its body postings (a chunk's body starts with
+// its document's title), where the chunk's figures are.
+func titlesInBody(tp *termPostings) error {
+	k := 0
+	for _, c := range tp.title.docs {
+		for k < len(tp.body.docs) && tp.body.docs[k] < c {
+			k++
+		}
+		if k == len(tp.body.docs) || tp.body.docs[k] != c {
+			return fmt.Errorf("bundle: the term %q is in chunk %d's title but not in its body", tp.term, c)
+		}
+	}
+	return nil
+}
+
+// writeNames writes the name shards, per documents each (0: namesPer).
+func writeNames(desc *rank.Description, frags []fragName, m *Manifest, out *Output, per int) error {
+	if len(frags) != desc.Docs {
+		return fmt.Errorf("bundle: %d fragments for %d documents", len(frags), desc.Docs)
+	}
+	if per <= 0 {
+		per = namesPer(len(frags))
+	}
+	m.Names.Per = per
+	for i := 0; i < len(frags); i += per {
+		data := encodeNames(frags[i:min(i+per, len(frags))])
+		name := contentName("n", data, ".bin")
+		out.Files[name] = data
+		m.Names.Files = append(m.Names.Files, name)
 	}
 	return nil
 }
