@@ -79,11 +79,18 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // small files.
 func writeBundleDir(dir string, o *bundle.Output) error {
 	names := make([]string, 0, len(o.Files))
+	dirs := map[string]bool{}
 	for n := range o.Files {
 		names = append(names, n)
+		dirs[filepath.Dir(filepath.Join(dir, filepath.FromSlash(n)))] = true
+	}
+	for d := range dirs {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
 	}
 	return compress.Parallel(names, func(n string) error {
-		return compress.WriteFile(filepath.Join(dir, filepath.FromSlash(n)), o.Files[n], compress.DefaultBrotli)
+		return compress.WriteNew(filepath.Join(dir, filepath.FromSlash(n)), o.Files[n], compress.BundleBrotli)
 	})
 }
 

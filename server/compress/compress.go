@@ -20,6 +20,13 @@ import (
 // about 5× slower for about 3% less).
 const DefaultBrotli = 9
 
+// BundleBrotli is the quality for a knowledge bundle's files: thousands
+// of files of a few kilobytes, which quality 5 makes as small as quality 9
+// (SciFact's bundle, 6,679 files: 8,696,631 bytes against 8,705,587) in
+// half the time (1.9 s against 4.0 s on one core, 2026-12-06): quality
+// 9's hasher costs more to set up for each file than it saves.
+const BundleBrotli = 5
+
 // Bytes returns b gzip- and brotli-compressed.
 func Bytes(b []byte, level int) (gz, br []byte, err error) {
 	return BytesWith(b, brotli.WriterOptions{Quality: level})
@@ -60,11 +67,19 @@ func WriteFile(dst string, b []byte, level int) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
+	os.Remove(dst + ".gz")
+	os.Remove(dst + ".br")
+	return WriteNew(dst, b, level)
+}
+
+// WriteNew is WriteFile for a file new to a folder that exists: nothing
+// to remove, no folder to make. A bundle's tens of thousands of files are
+// written so, into a fresh folder; on some file systems the calls saved
+// cost as much as the writes.
+func WriteNew(dst string, b []byte, level int) error {
 	if err := os.WriteFile(dst, b, 0o644); err != nil {
 		return err
 	}
-	os.Remove(dst + ".gz")
-	os.Remove(dst + ".br")
 	gz, br, err := Bytes(b, level)
 	if err != nil {
 		return err

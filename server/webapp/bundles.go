@@ -80,7 +80,7 @@ func bundleFiles(dir string, o *bundle.Output) (map[string]*staticFile, error) {
 	}
 	err := compress.Parallel(missing, func(name string) error {
 		f := files[name]
-		gz, br, err := compress.Bytes(f.raw, compress.DefaultBrotli)
+		gz, br, err := compress.Bytes(f.raw, compress.BundleBrotli)
 		if err == nil && len(gz) < len(f.raw)*9/10 {
 			f.gzip, f.brotli = gz, br
 		}
