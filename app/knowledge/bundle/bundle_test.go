@@ -231,68 +231,88 @@ func TestBundle_AQueryFetchesOnlyItsShardsAndTheFragmentsItShows(t *testing.T) {
 	}
 }
 
+// A query starts each round of requests at once, in order, before the
+// goroutines that fetch them run (SetStart): on a bundle opened afresh,
+// its map pages, its term shards and its hits' name shards; once the
+// names are read (Preload), its hits' fragments, in the order of the
+// hits. What it has read it does not start again.
 func TestBundle_AQueryStartsEachRoundOfFilesInOrderBeforeFetchingIt(t *testing.T) {
 	out := write(t, corpus(700, 2), Options{ShardBytes: 2000, NamesPer: 100, MapPage: 16})
-	ix, fs := open(t, out)
-	var mu sync.Mutex
-	var started []string
-	ix.SetStart(func(url string) {
-		mu.Lock()
-		defer mu.Unlock()
-		started = append(started, strings.TrimPrefix(url, "https://site.example/kb/"))
-	})
-	q := "cider harvest frost orchard barrel shade valley"
-	hits, err := ix.Search(ctx, q, knowledge.SearchOptions{K: 8})
-	if err != nil || len(hits) < 2 {
-		t.Fatalf("search: %v, %d hits", err, len(hits))
-	}
-	fetched := map[string]bool{}
-	for _, f := range fs.fetched {
-		fetched[f] = true
-	}
-	kinds := map[string]int{}
-	for _, f := range started {
-		kinds[f[:2]]++
-		// A file started and never taken is a download for nothing.
-		if !fetched[f] {
-			t.Errorf("started %s, which the query never fetched", f)
-		}
-	}
-	// The map pages and the term shards of the query's words, the name
-	// shards and the fragments of its hits each come as a round of
-	// several files.
-	for _, k := range []string{"p/", "t/", "n/", "f/"} {
-		if kinds[k] < 2 {
-			t.Errorf("started %d files under %s, want a round of them: %v", kinds[k], k, started)
-		}
-	}
-	// The fragments are started in the order of the hits they show.
-	var want []string
-	ix.mu.RLock()
-	for _, h := range hits {
-		for ord, f := range ix.frags {
-			if f.Document.ID == h.DocID {
-				want = append(want, fragFile(ix.names[ord]))
+	for _, tt := range []struct {
+		name    string
+		preload bool
+		rounds  []string
+	}{
+		{"opened afresh", false, []string{"p/", "t/", "n/"}},
+		{"names read", true, []string{"t/", "f/"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ix, fs := open(t, out)
+			if tt.preload {
+				if err := ix.Preload(ctx); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
-	}
-	ix.mu.RUnlock()
-	var frags []string
-	for _, f := range started {
-		if strings.HasPrefix(f, "f/") {
-			frags = append(frags, f)
-		}
-	}
-	if len(frags) < len(want) || !reflect.DeepEqual(frags[:len(want)], want) {
-		t.Errorf("fragments started %v, the hits' in order %v", frags, want)
-	}
-	// What a query has read it does not start again.
-	n := len(started)
-	if _, err := ix.Search(ctx, q, knowledge.SearchOptions{K: 8}); err != nil {
-		t.Fatal(err)
-	}
-	if len(started) != n {
-		t.Errorf("a repeated query started %v", started[n:])
+			var mu sync.Mutex
+			var started []string
+			ix.SetStart(func(url string) {
+				mu.Lock()
+				defer mu.Unlock()
+				started = append(started, strings.TrimPrefix(url, "https://site.example/kb/"))
+			})
+			q := "cider harvest frost orchard barrel shade valley"
+			hits, err := ix.Search(ctx, q, knowledge.SearchOptions{K: 8})
+			if err != nil || len(hits) < 2 {
+				t.Fatalf("search: %v, %d hits", err, len(hits))
+			}
+			fetched := map[string]bool{}
+			for _, f := range fs.fetched {
+				fetched[f] = true
+			}
+			kinds := map[string]int{}
+			for _, f := range started {
+				kinds[f[:2]]++
+				// A file started and never taken is a download for nothing.
+				if !fetched[f] {
+					t.Errorf("started %s, which the query never fetched", f)
+				}
+			}
+			for _, k := range tt.rounds {
+				if kinds[k] < 2 {
+					t.Errorf("started %d files under %s, want a round of them: %v", kinds[k], k, started)
+				}
+			}
+			if tt.preload {
+				// The fragments are started in the order of the hits they
+				// show.
+				var want []string
+				ix.mu.RLock()
+				for _, h := range hits {
+					for ord, f := range ix.frags {
+						if f.Document.ID == h.DocID {
+							want = append(want, fragFile(ix.names[ord]))
+						}
+					}
+				}
+				ix.mu.RUnlock()
+				var frags []string
+				for _, f := range started {
+					if strings.HasPrefix(f, "f/") {
+						frags = append(frags, f)
+					}
+				}
+				if len(frags) < len(want) || !reflect.DeepEqual(frags[:len(want)], want) {
+					t.Errorf("fragments started %v, the hits' in order %v", frags, want)
+				}
+			}
+			n := len(started)
+			if _, err := ix.Search(ctx, q, knowledge.SearchOptions{K: 8}); err != nil {
+				t.Fatal(err)
+			}
+			if len(started) != n {
+				t.Errorf("a repeated query started %v", started[n:])
+			}
+		})
 	}
 }
 
