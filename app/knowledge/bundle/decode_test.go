@@ -1,6 +1,9 @@
 package bundle
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // FuzzDecode feeds arbitrary bytes to every decoder of a bundle's binary
 // files: a damaged or hostile file must come back as an error, never a
@@ -48,4 +51,19 @@ func FuzzDecode(f *testing.F) {
 			ParseManifest(data)
 		}
 	})
+}
+
+// A bundle's document ids are its ordinals as text, as DocID writes them.
+func TestOrdinalIDs_AreTheOrdinalsAsText(t *testing.T) {
+	for _, n := range []int{0, 1, 9, 10, 11, 99, 100, 101, 1000, 12345} {
+		ids := ordinalIDs(n)
+		if len(ids) != n {
+			t.Fatalf("ordinalIDs(%d) has %d ids", n, len(ids))
+		}
+		for o, id := range ids {
+			if id != strconv.Itoa(o) {
+				t.Fatalf("ordinalIDs(%d)[%d] = %q", n, o, id)
+			}
+		}
+	}
 }
