@@ -81,8 +81,7 @@ const goappFetchWithProgress = `async function fetchWithProgress(url, progess) {
 // the end of the stream: the read that says so can come after Go has
 // started and held the thread for a while), it marks "tinyrag:wasm" and
 // fires that event on window: the page's site-prefetch.js starts a large
-// site's map pages and figure shards then, on a line app.wasm no longer
-// needs. The
+// site's term map pages then, on a line app.wasm no longer needs. The
 // resource timing entry it could watch instead reaches a
 // PerformanceObserver late, on a low-priority task: 0.7 s after the last
 // byte in a 50k-site benchmark run (docs/site-knowledge-bench.md).

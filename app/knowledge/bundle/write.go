@@ -407,7 +407,7 @@ func placeFragment(files map[string][]byte, data []byte, name func([]byte) strin
 }
 
 // writeDocuments writes each document's fragment and returns their names
-// by ordinal, for the figure shards. Two documents' fragments whose
+// by ordinal, for the name shards. Two documents' fragments whose
 // names would be one (their short hashes collide, a chance of about one
 // in 9,000 for a bundle of 1,000 documents) are told apart by a newline
 // after the later one's JSON: the same document to a reader, another
