@@ -15,7 +15,7 @@
 // body() hands over a whole file in one promise, read here as soon as it
 // arrives: the app's Go runs on the page's thread and takes each callback
 // only when it is idle, and a response and then its body were two turns
-// of it per file (for a large site's 17 map pages, 34 turns while it
+// of it per file (for a large site's 32 map pages, 64 turns while it
 // renders its ready state).
 'use strict';
 
@@ -155,7 +155,7 @@
     // A larger bundle's map pages wait for app.wasm, so they do not slow
     // it, and arrive while the app starts instead of after it is ready:
     // a query needs the pages of its words before it can ask for its
-    // term shards (3.7 KB brotli each; 17 for 50,000 pages). A map of
+    // term shards (3.7 KB brotli each; 33 for 50,000 pages). A map of
     // more than maxPreloadPages pages is left to the queries, each of
     // which reads only the few that cover its words; so are a large
     // bundle's name shards, of which a query reads those of its hits.

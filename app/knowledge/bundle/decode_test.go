@@ -67,3 +67,23 @@ func TestOrdinalIDs_AreTheOrdinalsAsText(t *testing.T) {
 		}
 	}
 }
+
+// A title chunk must be among its term's body chunks, which hold its
+// figures: missing names the first that is not.
+func TestMissing_NamesTheFirstChunkTheOtherListLacks(t *testing.T) {
+	for _, tc := range []struct {
+		sub, all []uint32
+		want     uint32
+		missing  bool
+	}{
+		{nil, []uint32{1, 2}, 0, false},
+		{[]uint32{1, 5}, []uint32{1, 3, 5}, 0, false},
+		{[]uint32{1, 4, 5}, []uint32{1, 3, 5}, 4, true},
+		{[]uint32{7}, []uint32{1, 3, 5}, 7, true},
+		{[]uint32{0}, nil, 0, true},
+	} {
+		if got, ok := missing(tc.sub, tc.all); got != tc.want || ok != tc.missing {
+			t.Errorf("missing(%v, %v) = %d, %v; want %d, %v", tc.sub, tc.all, got, ok, tc.want, tc.missing)
+		}
+	}
+}

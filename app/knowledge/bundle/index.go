@@ -289,9 +289,9 @@ const (
 // preloadPages is how many map pages a term map may have for Preload to
 // read them all: every query reads a few of them, a round of requests
 // before its term shards, and up to this many are some 120 KB as brotli
-// (3.7 KB a page on the 50k bench site, whose 17 pages cover 4,091 term
-// shards). A larger map's pages are left to the queries. The page's
-// site-prefetch.js fetches as many.
+// (3.7 KB a page on the 50k bench site, whose 33 pages cover 7,827 term
+// shards: one page too many). A larger map's pages are left to the
+// queries. The page's site-prefetch.js fetches as many.
 const preloadPages = 32
 
 // Small reports whether the bundle is small enough for the app to read
@@ -320,7 +320,6 @@ func (ix *Index) Preload(ctx context.Context) error {
 			shards = append(shards, i)
 		}
 	}
-	ix.segment()
 	names := make(chan error, 1)
 	go func() { names <- ix.loadNames(ctx, shards) }()
 	ix.begin(ix.unread(pages))
@@ -470,7 +469,7 @@ func (ix *Index) loadNames(ctx context.Context, shards []int) error {
 // share them instead of taking turns.
 func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
 	var ords []uint32
-	var shards, named []string
+	var shards, frags []string
 	ix.mu.RLock()
 	for _, c := range chunks {
 		o := uint32(c.Doc.Ord)
@@ -480,13 +479,13 @@ func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
 		ords = append(ords, o)
 		k := int(o) / ix.man.Names.Per
 		if ix.named[k] {
-			named = append(named, fragFile(ix.names[o]))
+			frags = append(frags, fragFile(ix.names[o]))
 		} else if f := ix.man.Names.Files[k]; !slices.Contains(shards, f) {
 			shards = append(shards, f)
 		}
 	}
 	ix.mu.RUnlock()
-	ix.begin(append(shards, named...))
+	ix.begin(append(shards, frags...))
 	return parallel(len(ords), func(k int) error { _, err := ix.fragment(ctx, ords[k]); return err })
 }
 

@@ -177,10 +177,10 @@ func contentName(dir string, data []byte, ext string) string {
 }
 
 // fragmentName names a fragment: f/<hash>.json with the first 32 bits of
-// its SHA-256, which keeps the name shards at four bytes a document. The writer keeps the names of one
-// bundle distinct (writeDocuments); a fragment of a later version whose
-// name an earlier one had is a chance of one in four billion per changed
-// document.
+// its SHA-256, which keeps the name shards at four bytes a document. The
+// writer keeps the names of one bundle distinct (writeDocuments); a
+// fragment of a later version whose name an earlier one had is a chance
+// of one in four billion per changed document.
 func fragmentName(data []byte) string {
 	sum := sha256.Sum256(data)
 	return fragFile(fragName(sum[:fragNameLen/2]))

@@ -228,18 +228,29 @@ func (d *decoder) titlePostings(chunks int, body []uint32) postingList {
 	n := d.count(3)
 	p := postingList{docs: make([]uint32, 0, n), freqs: make([]uint32, 0, n), lens: make([]uint32, 0, n)}
 	var c uint64
-	k := 0
 	for j := 0; j < n && d.err == nil; j++ {
-		chunk := d.chunk(&c, j == 0, chunks)
-		for k < len(body) && body[k] < chunk {
-			k++
-		}
-		if (k == len(body) || body[k] != chunk) && d.err == nil {
-			d.err = fmt.Errorf("%w: title chunk %d is not among the term's body postings", ErrDamaged, chunk)
-		}
-		p.docs = append(p.docs, chunk)
+		p.docs = append(p.docs, d.chunk(&c, j == 0, chunks))
 		p.freqs = append(p.freqs, d.u32(1<<32-1))
 		p.lens = append(p.lens, d.u32(1<<32-1))
 	}
+	if c, ok := missing(p.docs, body); ok && d.err == nil {
+		d.err = fmt.Errorf("%w: title chunk %d is not among the term's body postings", ErrDamaged, c)
+	}
 	return p
+}
+
+// missing returns the first of the rising chunk numbers sub that the
+// rising chunk numbers all do not hold: what a term's title postings must
+// not have (their chunks' figures are in its body postings).
+func missing(sub, all []uint32) (uint32, bool) {
+	k := 0
+	for _, c := range sub {
+		for k < len(all) && all[k] < c {
+			k++
+		}
+		if k == len(all) || all[k] != c {
+			return c, true
+		}
+	}
+	return 0, false
 }

@@ -174,14 +174,14 @@ func writeTerms(ix rank.Index, desc *rank.Description, frags []fragName, m *Mani
 		return fmt.Errorf("bundle: %w", err)
 	}
 	defer view.Release()
-	var segs []figSegment
+	var segs []flatSegment
 	var offset uint32
 	for _, vs := range view.Segments {
 		fs, ok := vs.Segment.(*flatseg.Segment)
 		if !ok {
 			return fmt.Errorf("bundle: segment is %T, not a flat segment", vs.Segment)
 		}
-		segs = append(segs, figSegment{fs, offset})
+		segs = append(segs, flatSegment{fs, offset})
 		offset += uint32(fs.Count())
 	}
 	body, title, err := chunkLengths(segs, desc)
@@ -220,8 +220,9 @@ func writeTerms(ix rank.Index, desc *rank.Description, frags []fragName, m *Mani
 				p.docs, p.freqs, p.lens = append(p.docs, c), append(p.freqs, freqs[j]), append(p.lens, title[c])
 			}
 		}
-		if err := titlesInBody(&tp); err != nil {
-			return err
+		// A reader takes a title chunk's figures from the body postings.
+		if c, ok := missing(tp.title.docs, tp.body.docs); ok {
+			return fmt.Errorf("bundle: the term %q is in chunk %d's title but not in its body", tp.term, c)
 		}
 		df := len(tp.body.docs)
 		if rank.CommonTerm(df, len(desc.Ord)) {
@@ -241,9 +242,9 @@ func writeTerms(ix rank.Index, desc *rank.Description, frags []fragName, m *Mani
 	return nil
 }
 
-// figSegment is one segment of the in-memory index and the number of its
+// flatSegment is one segment of the in-memory index and the number of its
 // first chunk.
-type figSegment struct {
+type flatSegment struct {
 	s      *flatseg.Segment
 	offset uint32
 }
@@ -253,7 +254,7 @@ type figSegment struct {
 // documents in the order of their ordinals, each document's chunks
 // together: a term shard codes a posting's document as the difference
 // from the previous posting's.
-func chunkLengths(segs []figSegment, desc *rank.Description) (body, title []uint32, err error) {
+func chunkLengths(segs []flatSegment, desc *rank.Description) (body, title []uint32, err error) {
 	for _, s := range segs {
 		body = append(body, s.s.Lengths(rank.FieldBody)...)
 		n := int(s.s.Count())
@@ -278,22 +279,6 @@ func chunkLengths(segs []figSegment, desc *rank.Description) (body, title []uint
 		return nil, nil, fmt.Errorf("bundle: %d documents have chunks, %d have ordinals", next, desc.Docs)
 	}
 	return body, title, nil
-}
-
-// titlesInBody checks what a reader relies on: every chunk of a term's
-// title postings is among its body postings (a chunk's body starts with
-// its document's title), where the chunk's figures are.
-func titlesInBody(tp *termPostings) error {
-	k := 0
-	for _, c := range tp.title.docs {
-		for k < len(tp.body.docs) && tp.body.docs[k] < c {
-			k++
-		}
-		if k == len(tp.body.docs) || tp.body.docs[k] != c {
-			return fmt.Errorf("bundle: the term %q is in chunk %d's title but not in its body", tp.term, c)
-		}
-	}
-	return nil
 }
 
 // writeNames writes the name shards, per documents each (0: namesPer).
