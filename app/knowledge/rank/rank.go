@@ -100,6 +100,10 @@ func (a *accum) clear() {
 	a.ftouch = a.ftouch[:0]
 	for _, o := range a.dtouch {
 		a.best[o], a.second[o], a.bonus[o], a.seen[o], a.fused[o] = 0, 0, 0, false, 0
+		// A document matched by its title bonus alone keeps bestN as it
+		// is: it must be its first chunk (0), where the title is indexed,
+		// not the chunk of an earlier query's ranking.
+		a.bestN[o], a.secondN[o] = 0, 0
 	}
 	a.dtouch = a.dtouch[:0]
 	for _, t := range a.tdocs {
