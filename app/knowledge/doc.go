@@ -37,12 +37,15 @@ type Input struct {
 
 // Document describes one imported source.
 type Document struct {
-	ID       string    `json:"id"`
-	Title    string    `json:"title"`
-	Source   string    `json:"source"`
-	Type     string    `json:"type"`
-	Language string    `json:"language"`
-	Added    time.Time `json:"added"`
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	Source   string `json:"source"`
+	Type     string `json:"type"`
+	Language string `json:"language"`
+	// Added is when the document was imported; a site bundle's
+	// documents have none, so that rebuilding an unchanged page writes
+	// the same fragment (bundle.Write).
+	Added time.Time `json:"added,omitzero"`
 	// Size is the length of the text in bytes.
 	Size int `json:"size"`
 	// Chunks is how many chunks the text was cut into.
@@ -77,6 +80,14 @@ func docID(in Input) string {
 	h.Write([]byte(in.Title))
 	h.Write([]byte{0})
 	h.Write([]byte(in.Text))
+	return hex.EncodeToString(h.Sum(nil)[:10])
+}
+
+// sourceID derives a document's id from its source alone
+// (Config.SourceIDs).
+func sourceID(source string) string {
+	h := fnv.New128a()
+	h.Write([]byte(source))
 	return hex.EncodeToString(h.Sum(nil)[:10])
 }
 

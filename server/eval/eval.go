@@ -169,7 +169,7 @@ func checkBundleRanking(ctx context.Context, c collection, shardBytes int, stdou
 	if err != nil {
 		return err
 	}
-	kb, err := knowledge.New(knowledge.Config{Yield: func() {}})
+	kb, err := knowledge.New(bundle.IndexConfig(knowledge.Config{Yield: func() {}}))
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -111,11 +113,11 @@ func open(t *testing.T, out *Output) (*Index, *files) {
 	return ix, fs
 }
 
-// memory is the in-memory knowledge base a visitor would have after
-// importing the same inputs: what a bundle must rank exactly like.
+// memory is the in-memory knowledge base of the same inputs, indexed as
+// Write indexes them (IndexConfig): what a bundle must rank exactly like.
 func memory(t *testing.T, ins []knowledge.Input) *knowledge.KB {
 	t.Helper()
-	kb, err := knowledge.New(knowledge.Config{Yield: func() {}})
+	kb, err := knowledge.New(IndexConfig(knowledge.Config{Yield: func() {}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,38 +381,123 @@ func TestOpen_RefusesAnotherVersionAndAManifestOfAnotherHash(t *testing.T) {
 	}
 }
 
-// An edited page changes its fragment and the shards that list it; every
-// other page's fragment keeps its name, so a visitor's browser fetches
-// those again only if they changed. (Term shards name chunks by number,
-// and an edited page can take another place in the index's order, which
-// renumbers the chunks after it: most term shards change then.)
-func TestWrite_RepublishedSiteChangesOnlyTheFilesWhoseContentChanged(t *testing.T) {
+// A republished site, built at another time, whose one page was edited
+// (to as many chunks as before): the page's fragment changes, and of the
+// term shards only those whose postings list the page; every other
+// fragment and term shard keeps its name, so a visitor's browser fetches
+// only those. The page keeps its ordinal, the place its id (its source)
+// gives it in the index's order.
+func TestWrite_RepublishedSiteChangesOnlyTheFilesThatListTheEditedPage(t *testing.T) {
 	ins := corpus(200, 5)
-	a := write(t, ins, Options{})
-	edited := ins[len(ins)-1].Source
-	ins[len(ins)-1].Text += "A new sentence about quinces."
-	b := write(t, ins, Options{})
-	kept := 0
-	for name, data := range a.Files {
-		if name[:2] != "f/" {
-			continue
+	at := func(hour int) Options {
+		return Options{Now: func() time.Time { return time.Date(2026, 12, 4, hour, 0, 0, 0, time.UTC) }}
+	}
+	a := write(t, ins, at(1))
+	edited := ins[len(ins)/2].Source
+	word := regexp.MustCompile(`\b[a-z]{6,}\b`).FindString(ins[len(ins)/2].Text)
+	ins[len(ins)/2].Text = strings.Replace(ins[len(ins)/2].Text, word, "quince"+strings.Repeat("s", len(word)-6), 1)
+	b := write(t, ins, at(2))
+
+	fragments := func(out *Output) map[string]fragment {
+		m := map[string]fragment{}
+		for name, data := range out.Files {
+			if strings.HasPrefix(name, "f/") {
+				var f fragment
+				if err := json.Unmarshal(data, &f); err != nil {
+					t.Fatal(err)
+				}
+				m[name] = f
+			}
 		}
-		var f fragment
-		if err := json.Unmarshal(data, &f); err != nil {
-			t.Fatal(err)
-		}
-		_, ok := b.Files[name]
-		switch {
-		case f.Document.Source == edited && ok:
-			t.Errorf("the edited page's fragment %s kept its name", name)
-		case f.Document.Source != edited && !ok:
+		return m
+	}
+	fa, fb := fragments(a), fragments(b)
+	var was, is string
+	for name, f := range fa {
+		if f.Document.Source == edited {
+			was = name
+		} else if _, ok := fb[name]; !ok {
 			t.Errorf("the fragment of %s changed", f.Document.Source)
-		case ok:
-			kept++
 		}
 	}
-	if kept != len(ins)-1 {
-		t.Errorf("%d of %d unedited pages' fragments kept their names", kept, len(ins)-1)
+	for name, f := range fb {
+		if f.Document.Source == edited {
+			is = name
+			if f.Document.Chunks != fa[was].Document.Chunks {
+				t.Fatalf("the edit changed the page's chunks from %d to %d: the test needs an edit that does not", fa[was].Document.Chunks, f.Document.Chunks)
+			}
+		}
+	}
+	if was == "" || is == "" || was == is {
+		t.Fatalf("the edited page's fragment was %q and is %q", was, is)
+	}
+	ord := func(out *Output, frag string) int32 {
+		for k, file := range out.Manifest.Names.Files {
+			per := out.Manifest.Names.Per
+			names, err := decodeNames(out.Files[file], min(per, out.Manifest.Docs-k*per))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, n := range names {
+				if fragFile(n) == frag {
+					return int32(k*per + i)
+				}
+			}
+		}
+		t.Fatalf("no name shard names %s", frag)
+		return -1
+	}
+	o := ord(a, was)
+	if ob := ord(b, is); ob != o {
+		t.Fatalf("the edited page's ordinal moved from %d to %d", o, ob)
+	}
+	// page holds the terms whose postings list the page, before or after
+	// the edit.
+	page := map[string]bool{}
+	for _, out := range []*Output{a, b} {
+		for _, name := range out.Manifest.Terms.Files {
+			terms, err := decodeTermShard(out.Files[name], out.Manifest.Chunks, out.Manifest.Docs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tp := range terms {
+				if slices.Contains(tp.body.ord, o) {
+					page[tp.term] = true
+				}
+			}
+		}
+	}
+	// A changed term shard covers a term of the page, or follows a
+	// changed shard: shards are cut greedily by size, so one that changed
+	// size moves the cut after it.
+	kept := 0
+	for _, pair := range []struct{ from, to *Output }{{a, b}, {b, a}} {
+		sm := pair.from.Manifest.Terms
+		if sm.Paged {
+			t.Fatal("the test reads an unpaged term map")
+		}
+		after := false
+		for i, name := range sm.Files {
+			_, same := pair.to.Files[name]
+			covers := false
+			for term := range page {
+				if term >= sm.First[i] && (i+1 == len(sm.First) || term < sm.First[i+1]) {
+					covers = true
+				}
+			}
+			switch {
+			case same:
+				if pair.from == a {
+					kept++
+				}
+			case !covers && !after:
+				t.Errorf("term shard %s changed, and neither it nor the one before covers a term of the edited page", name)
+			}
+			after = !same
+		}
+	}
+	if shards := len(a.Manifest.Terms.Files); kept == 0 || kept == shards {
+		t.Errorf("%d of %d term shards kept: the edit should change some and keep others", kept, shards)
 	}
 	if a.ManifestName == b.ManifestName {
 		t.Error("the manifest kept its name")

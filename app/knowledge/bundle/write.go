@@ -25,7 +25,9 @@ type Options struct {
 	Title string
 	// Language is the analyzer language (default "en").
 	Language string
-	// Now stamps the documents and the bundle (default time.Now).
+	// Now stamps the bundle's manifest (default time.Now). Its documents
+	// carry no time: a build's would rename every fragment, and a
+	// republished site's visitors would fetch them all again.
 	Now func() time.Time
 	// ShardBytes is the size at which a term shard is cut, in encoded
 	// bytes before compression (default DefaultShardBytes). A term whose
@@ -59,6 +61,16 @@ type Output struct {
 	Files        map[string][]byte
 }
 
+// IndexConfig returns cfg as Write indexes with it: documents named by
+// their sources (knowledge.Config.SourceIDs), so that an edited page keeps
+// its place in the index's order and a republished bundle's other files
+// keep their bytes. An in-memory index that must rank exactly as a bundle
+// does, ties between equal scores included, is built with it too.
+func IndexConfig(cfg knowledge.Config) knowledge.Config {
+	cfg.SourceIDs = true
+	return cfg
+}
+
 // Write indexes the inputs and lays the index out as a bundle. It refuses
 // an empty set: a bundle that answers nothing is a mistake. Two inputs
 // with one Source are refused too: the later would replace the earlier.
@@ -81,7 +93,7 @@ func Write(ctx context.Context, ins []knowledge.Input, opt Options) (*Output, er
 	opt.MapPage = positive(opt.MapPage, mapPage)
 
 	store := knowledge.NewMemStore()
-	kb, err := knowledge.New(knowledge.Config{Language: opt.Language, Store: store, Now: opt.Now, Yield: func() {}})
+	kb, err := knowledge.New(IndexConfig(knowledge.Config{Language: opt.Language, Store: store, Yield: func() {}}))
 	if err != nil {
 		return nil, fmt.Errorf("bundle: %w", err)
 	}
@@ -408,6 +420,7 @@ func writeDocuments(ctx context.Context, kb *knowledge.KB, store knowledge.Store
 		if err != nil {
 			return nil, fmt.Errorf("bundle: chunks of %s: %w", d.Source, err)
 		}
+		d.Added = time.Time{}
 		data, err := json.Marshal(fragment{Document: d, Chunks: cs})
 		if err != nil {
 			return nil, fmt.Errorf("bundle: encode %s: %w", d.Source, err)
