@@ -86,11 +86,12 @@ func (rt *Runtime) syncBundles(ctx context.Context, srcs []site.Source) []string
 }
 
 // prefetchSite loads what the queries of the site's bundles would
-// otherwise wait for (Index.Preload: a small site's fragment names, the
-// term map's pages, the ranker's tables), so that the first query waits
-// only for its own terms: the small bundles' at once, the large ones'
-// once started is closed (the app is ready), since a large site's tables
-// and map pages would hold the page's thread while the app starts.
+// otherwise wait for (Index.Preload: the group table that names the
+// fragments, the term map's pages, the ranker's tables), so that the
+// first query waits only for its own terms: the small bundles' at once,
+// the large ones' once started is closed (the app is ready), since a
+// large site's tables and map pages would hold the page's thread while
+// the app starts.
 func (rt *Runtime) prefetchSite(ctx context.Context, started <-chan struct{}) []string {
 	var warns []string
 	bundles := rt.Site.Bundles()

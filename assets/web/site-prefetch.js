@@ -1,7 +1,8 @@
 // Starts the downloads that every first search of the site's knowledge
-// needs — tinyrag.json, each bundle's manifest and, on a small site, its
-// name shards and term map pages — while app.wasm is still arriving (a
-// large site's map pages once it has arrived).
+// needs — tinyrag.json, each bundle's manifest and group table (which
+// names its fragments) and, on a small site, its term map pages — while
+// app.wasm is still arriving (a large site's map pages once it has
+// arrived).
 // They are a few kilobytes beside app.wasm's megabytes, and without this
 // a visitor's first search would wait for three rounds of them after the
 // app is ready (the config, then the manifest, then the shards it names;
@@ -85,10 +86,9 @@
   if (!configURL || (conn && conn.saveData)) return;
 
   // A small site's bundle (app/knowledge/bundle, Index.Small): at most 8
-  // name shards (of 1,024 documents each) and 8 term map pages (of 256
-  // shards each), some tens of kilobytes, fetched at once. A larger
-  // bundle's would share the line with app.wasm (see manifest below).
-  const maxNames = 8;
+  // term map pages (of 256 shards each), some tens of kilobytes, fetched
+  // at once. A larger bundle's would share the line with app.wasm (see
+  // manifest below).
   const maxMapPages = 8;
   // A larger bundle's map pages, when it has at most this many (some
   // 120 KB brotli), are read by the app before a query too (Index.Preload,
@@ -146,19 +146,21 @@
   };
 
   const manifest = (manifestURL) => (m) => {
-    const names = m && m.names && Array.isArray(m.names.files) ? m.names.files : [];
+    // The group table: an eighth of a byte a document (6.5 KB for
+    // 50,000 pages), which every query needs to name its hits' fragments.
+    const table = m && m.fragments && typeof m.fragments.table === 'string' ? [m.fragments.table] : [];
     const pages = m && m.terms && m.terms.paged && Array.isArray(m.terms.files) ? m.terms.files : [];
-    if (names.length <= maxNames && pages.length <= maxMapPages) {
-      fetchAll(names.concat(pages), manifestURL);
+    if (pages.length <= maxMapPages) {
+      fetchAll(table.concat(pages), manifestURL);
       return;
     }
+    fetchAll(table, manifestURL);
     // A larger bundle's map pages wait for app.wasm, so they do not slow
     // it, and arrive while the app starts instead of after it is ready:
     // a query needs the pages of its words before it can ask for its
     // term shards (3.7 KB brotli each; 33 for 50,000 pages). A map of
     // more than maxPreloadPages pages is left to the queries, each of
-    // which reads only the few that cover its words; so are a large
-    // bundle's name shards, of which a query reads those of its hits.
+    // which reads only the few that cover its words.
     wasmArrived.then(() => {
       if (appReady()) return;
       if (pages.length <= maxPreloadPages) fetchAll(pages, manifestURL);

@@ -28,7 +28,6 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	lang := fs.String("lang", "en", "analyzer language: en or de")
 	prefix := fs.String("prefix", "", "put before every page's relative path, e.g. docs/ when the pages are served under docs/ next to the app")
 	shard := fs.Int("shard-bytes", bundle.DefaultShardBytes, "size at which term shards are cut (before compression)")
-	namesPer := fs.Int("names-per", 0, "documents per name shard (0: 1024 for up to 8192 documents, which the app reads whole while it starts, else 256, which queries read for their hits)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tinyrag bundle -o DIR [flags] PATH...\n\nIndexes files and folders (a built site's HTML by its readable text and title)\ninto a knowledge bundle: a folder of files a browser fetches as queries need\nthem, each named by its content, with .gz and .br siblings for hosts that\nserve precompressed files. Each document is cited by its path relative to the\nfolder given, which for a site is the page's URL relative to the site.")
 		fs.PrintDefaults()
@@ -51,7 +50,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	o, err := bundle.Write(ctx, ins, bundle.Options{Title: *title, Language: *lang, ShardBytes: *shard, NamesPer: *namesPer})
+	o, err := bundle.Write(ctx, ins, bundle.Options{Title: *title, Language: *lang, ShardBytes: *shard})
 	if err != nil {
 		return err
 	}

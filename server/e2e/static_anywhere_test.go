@@ -174,20 +174,20 @@ func TestStaticSite_BuiltWithoutBaseWorksFromAnyFolderOnAPlainHostAndOffline(t *
 	b.screenshot(t, "static-anywhere-cited")
 
 	// The page's site-prefetch.js asked for the config, the manifest and
-	// the name shards while app.wasm loaded, and the app took its
+	// the group table while app.wasm loaded, and the app took its
 	// responses: each was requested once, before the app was ready.
 	requested := eval[[]string](t, b, `(() => {
 	  const ready = performance.getEntriesByName("tinyrag:ready")[0].startTime;
 	  return performance.getEntriesByType("resource")
-	    .filter((e) => /tinyrag\.json|\/bundles\/.*(manifest-|\/n\/)/.test(e.name))
+	    .filter((e) => /tinyrag\.json|\/bundles\/.*(manifest-|\/g\/)/.test(e.name))
 	    .map((e) => new URL(e.name).pathname + (e.startTime < ready ? "" : " (after ready)"));
 	})()`)
 	counts := map[string]int{}
-	names := 0
+	tables := 0
 	for _, r := range requested {
 		counts[r]++
-		if strings.Contains(r, "/n/") {
-			names++
+		if strings.Contains(r, "/g/") {
+			tables++
 		}
 	}
 	for r, n := range counts {
@@ -195,8 +195,8 @@ func TestStaticSite_BuiltWithoutBaseWorksFromAnyFolderOnAPlainHostAndOffline(t *
 			t.Errorf("site file %s requested %d times; want once, before the app was ready (all: %q)", r, n, requested)
 		}
 	}
-	if names == 0 || len(counts) < 3 {
-		t.Errorf("requested before the first answer %q; want tinyrag.json, the manifest and the name shards", requested)
+	if tables != 1 || len(counts) < 3 {
+		t.Errorf("requested before the first answer %q; want tinyrag.json, the manifest and the group table", requested)
 	}
 
 	// The worker and the manifest keep to the folder the site was copied

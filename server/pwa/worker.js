@@ -151,9 +151,37 @@ function completeStore() {
 }
 
 // A bundle's files are named by their content (app/knowledge/bundle):
-// manifest-<hash>.json, <kind>/<hash>.<ext>, and fragments by a shorter
-// hash, f/<hash>.json. Such a URL names one content for good.
-const BUNDLE_FILE = /\/(manifest-([0-9a-f]{16})\.json|[a-z]\/([0-9a-f]{16})\.(bin|json|txt)|f\/([0-9a-f]{8})\.json)$/;
+// manifest-<hash>.json, <kind>/<hash>.<ext>, and fragments by their
+// group's, f/<group hash>/<number>.json. Such a URL names one content for
+// good.
+const BUNDLE_FILE = /\/(manifest-([0-9a-f]{16})\.json|[a-z]\/([0-9a-f]{16})\.(bin|json|txt)|f\/[0-9a-f]{16}\/(0|[1-9][0-9]{0,8})\.json)$/;
+
+// A fragment carries its own hash, of its record's bytes
+// (app/knowledge/bundle, fragments.go): {"sha256":"<16 hex>","record":…}.
+const FRAGMENT_HEAD = /^\{"sha256":"([0-9a-f]{16})","record":/;
+
+// contentMatches reports whether body is the bundle file path names.
+async function contentMatches(path, body) {
+  const name = BUNDLE_FILE.exec(path);
+  if (!name) {
+    return false;
+  }
+  let want = name[2] || name[3];
+  let bytes = body;
+  if (name[5] !== undefined) {
+    if (body.byteLength < 40) {
+      return false;
+    }
+    const head = FRAGMENT_HEAD.exec(new TextDecoder().decode(new Uint8Array(body, 0, Math.min(body.byteLength, 64))));
+    const end = new Uint8Array(body, body.byteLength - 1, 1)[0];
+    if (!head || end !== 0x7d) {
+      return false;
+    }
+    want = head[1];
+    bytes = body.slice(head[0].length, body.byteLength - 1);
+  }
+  return hex(await crypto.subtle.digest('SHA-256', bytes)).slice(0, want.length) === want;
+}
 
 // bundleFile answers one of a bundle's files: from the site cache when it
 // is stored, else from the network, and keeps it there (the files a query
@@ -305,9 +333,7 @@ async function storeSite() {
       throw new Error(u + ': HTTP ' + r.status);
     }
     const body = await r.arrayBuffer();
-    const name = BUNDLE_FILE.exec(new URL(u).pathname);
-    const want = name && (name[2] || name[3] || name[5]);
-    if (!want || hex(await crypto.subtle.digest('SHA-256', body)).slice(0, want.length) !== want) {
+    if (!(await contentMatches(new URL(u).pathname, body))) {
       throw new Error(u + ' is damaged: its content is not what its name says');
     }
     try {

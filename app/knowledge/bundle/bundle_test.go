@@ -3,7 +3,6 @@ package bundle
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -144,7 +143,7 @@ func TestBundle_RanksExactlyAsTheInMemoryIndex(t *testing.T) {
 		paged bool
 	}{
 		{"default shards", Options{}, false},
-		{"tiny shards, paged maps", Options{ShardBytes: 300, LexiconBytes: 100, NamesPer: 5, MapPage: 4}, true},
+		{"tiny shards, paged maps", Options{ShardBytes: 300, LexiconBytes: 100, MapPage: 4}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := write(t, ins, tt.opt)
@@ -212,10 +211,10 @@ func TestBundle_AQueryFetchesOnlyItsShardsAndTheFragmentsItShows(t *testing.T) {
 			frags++
 		case "x/", "s/":
 			t.Errorf("a plain search fetched lexicon shard %s", f)
-		case "n/", "p/":
+		case "g/", "p/":
 		default:
 			// Ranking reads its terms' shards (and their map pages), and
-			// the hits' name shards name their fragments.
+			// the group table names the hits' fragments.
 			t.Errorf("a search fetched %s, neither a shard it ranks with nor a fragment", f)
 		}
 	}
@@ -235,18 +234,18 @@ func TestBundle_AQueryFetchesOnlyItsShardsAndTheFragmentsItShows(t *testing.T) {
 
 // A query starts each round of requests at once, in order, before the
 // goroutines that fetch them run (SetStart): on a bundle opened afresh,
-// its map pages, its term shards and its hits' name shards; once the
-// names are read (Preload), its hits' fragments, in the order of the
-// hits. What it has read it does not start again.
+// its map pages and its term shards; once Preload has read the map and
+// the group table, its term shards and its hits' fragments, in the order
+// of the hits. What it has read it does not start again.
 func TestBundle_AQueryStartsEachRoundOfFilesInOrderBeforeFetchingIt(t *testing.T) {
-	out := write(t, corpus(700, 2), Options{ShardBytes: 2000, NamesPer: 100, MapPage: 16})
+	out := write(t, corpus(700, 2), Options{ShardBytes: 2000, MapPage: 16})
 	for _, tt := range []struct {
 		name    string
 		preload bool
 		rounds  []string
 	}{
-		{"opened afresh", false, []string{"p/", "t/", "n/"}},
-		{"names read", true, []string{"t/", "f/"}},
+		{"opened afresh", false, []string{"p/", "t/"}},
+		{"preloaded", true, []string{"t/", "f/"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ix, fs := open(t, out)
@@ -292,7 +291,7 @@ func TestBundle_AQueryStartsEachRoundOfFilesInOrderBeforeFetchingIt(t *testing.T
 				for _, h := range hits {
 					for ord, f := range ix.frags {
 						if f.Document.ID == h.DocID {
-							want = append(want, fragFile(ix.names[ord]))
+							want = append(want, ix.fragmentFile(ord))
 						}
 					}
 				}
@@ -345,6 +344,20 @@ func TestBundle_BadFilesFailTheQueryWithAMessageAndTheRestWorks(t *testing.T) {
 			}
 			return "cider"
 		}, "damaged"},
+		{"an altered fragment", func(out *Output) string {
+			for name, b := range out.Files {
+				if i := bytes.Index(b, []byte(`"text":"`)); strings.HasPrefix(name, "f/") && i >= 0 {
+					b = append([]byte(nil), b...)
+					b[i+len(`"text":"`)] ^= 0x20 // a letter's case: still JSON, not the text hashed
+					out.Files[name] = b
+				}
+			}
+			return "cider"
+		}, "is not the file it says it is"},
+		{"a missing group table", func(out *Output) string {
+			delete(out.Files, out.Manifest.Fragments.Table)
+			return "cider"
+		}, "HTTP 404"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := write(t, ins, Options{ShardBytes: 1500})
@@ -354,7 +367,7 @@ func TestBundle_BadFilesFailTheQueryWithAMessageAndTheRestWorks(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("search %q: %v, want an error saying %q", q, err, tt.want)
 			}
-			if !strings.HasPrefix(tt.name, "a truncated fragment") {
+			if !strings.Contains(tt.name, "fragment") && !strings.Contains(tt.name, "group table") {
 				if hits, err := ix.Search(ctx, "frost", knowledge.SearchOptions{K: 5}); err != nil || len(hits) == 0 {
 					t.Errorf("a query that needs no damaged file: %v, %d hits", err, len(hits))
 				}
@@ -382,11 +395,11 @@ func TestOpen_RefusesAnotherVersionAndAManifestOfAnotherHash(t *testing.T) {
 }
 
 // A republished site, built at another time, whose one page was edited
-// (to as many chunks as before): the page's fragment changes, and of the
-// term shards only those whose postings list the page; every other
-// fragment and term shard keeps its name, so a visitor's browser fetches
-// only those. The page keeps its ordinal, the place its id (its source)
-// gives it in the index's order.
+// (to as many chunks as before): the fragments of the page's group
+// (fragments.go) change, and of the term shards only those whose
+// postings list the page; every other fragment and term shard keeps its
+// name, so a visitor's browser fetches only those. The page keeps its
+// ordinal, the place its id (its source) gives it in the index's order.
 func TestWrite_RepublishedSiteChangesOnlyTheFilesThatListTheEditedPage(t *testing.T) {
 	ins := corpus(200, 5)
 	at := func(hour int) Options {
@@ -398,58 +411,47 @@ func TestWrite_RepublishedSiteChangesOnlyTheFilesThatListTheEditedPage(t *testin
 	ins[len(ins)/2].Text = strings.Replace(ins[len(ins)/2].Text, word, "quince"+strings.Repeat("s", len(word)-6), 1)
 	b := write(t, ins, at(2))
 
-	fragments := func(out *Output) map[string]fragment {
-		m := map[string]fragment{}
-		for name, data := range out.Files {
-			if strings.HasPrefix(name, "f/") {
-				var f fragment
-				if err := json.Unmarshal(data, &f); err != nil {
-					t.Fatal(err)
-				}
-				m[name] = f
-			}
+	// fragments reads a bundle's fragments by ordinal, with their files.
+	type doc struct {
+		file string
+		f    *fragment
+	}
+	fragments := func(out *Output) []doc {
+		per := out.Manifest.Fragments.Group
+		groups, err := decodeGroups(out.Files[out.Manifest.Fragments.Table], (out.Manifest.Docs+per-1)/per)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return m
-	}
-	fa, fb := fragments(a), fragments(b)
-	var was, is string
-	for name, f := range fa {
-		if f.Document.Source == edited {
-			was = name
-		} else if _, ok := fb[name]; !ok {
-			t.Errorf("the fragment of %s changed", f.Document.Source)
-		}
-	}
-	for name, f := range fb {
-		if f.Document.Source == edited {
-			is = name
-			if f.Document.Chunks != fa[was].Document.Chunks {
-				t.Fatalf("the edit changed the page's chunks from %d to %d: the test needs an edit that does not", fa[was].Document.Chunks, f.Document.Chunks)
-			}
-		}
-	}
-	if was == "" || is == "" || was == is {
-		t.Fatalf("the edited page's fragment was %q and is %q", was, is)
-	}
-	ord := func(out *Output, frag string) int32 {
-		for k, file := range out.Manifest.Names.Files {
-			per := out.Manifest.Names.Per
-			names, err := decodeNames(out.Files[file], min(per, out.Manifest.Docs-k*per))
+		docs := make([]doc, out.Manifest.Docs)
+		for o := range docs {
+			name := fragmentFile(groups[o/per], o%per)
+			f, err := decodeFragment(name, out.Files[name])
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, n := range names {
-				if fragFile(n) == frag {
-					return int32(k*per + i)
-				}
-			}
+			docs[o] = doc{name, f}
 		}
-		t.Fatalf("no name shard names %s", frag)
-		return -1
+		return docs
 	}
-	o := ord(a, was)
-	if ob := ord(b, is); ob != o {
-		t.Fatalf("the edited page's ordinal moved from %d to %d", o, ob)
+	fa, fb := fragments(a), fragments(b)
+	o := int32(-1)
+	for i, d := range fa {
+		if d.f.Document.Source == edited {
+			o = int32(i)
+		}
+	}
+	if o < 0 || fb[o].f.Document.Source != edited {
+		t.Fatalf("the edited page is ordinal %d before the edit and not after", o)
+	}
+	if fb[o].f.Document.Chunks != fa[o].f.Document.Chunks {
+		t.Fatalf("the edit changed the page's chunks from %d to %d: the test needs an edit that does not", fa[o].f.Document.Chunks, fb[o].f.Document.Chunks)
+	}
+	group := int(o) / a.Manifest.Fragments.Group
+	for i := range fa {
+		_, kept := b.Files[fa[i].file]
+		if ingroup := i/a.Manifest.Fragments.Group == group; kept == ingroup {
+			t.Errorf("the fragment of %s (the edited page's group: %v) kept its name: %v", fa[i].f.Document.Source, ingroup, kept)
+		}
 	}
 	// page holds the terms whose postings list the page, before or after
 	// the edit.
@@ -531,40 +533,11 @@ func TestReadDir_ReadsWhatWriteDirWrote(t *testing.T) {
 
 func osWriteFile(name, s string) error { return os.WriteFile(name, []byte(s), 0o644) }
 
-func TestPlaceFragment_KeepsTwoFragmentsWithOneShortHashApart(t *testing.T) {
-	// A name function under which every fragment collides until it is
-	// changed: the newline that tells it apart must give it its own name
-	// and leave its JSON what it was.
-	collide := func(b []byte) string {
-		if bytes.HasSuffix(b, []byte("\n")) {
-			return fragmentName(b)
-		}
-		return "f/00000000.json"
-	}
-	files := map[string][]byte{}
-	a := placeFragment(files, []byte(`{"document":{"id":"a"}}`), collide)
-	b := placeFragment(files, []byte(`{"document":{"id":"b"}}`), collide)
-	again := placeFragment(files, []byte(`{"document":{"id":"a"}}`), collide)
-	if a != "f/00000000.json" || b == a || again != a || len(files) != 2 {
-		t.Fatalf("names %s, %s, %s for %d files; want the second apart and the repeat shared", a, b, again, len(files))
-	}
-	var doc struct {
-		Document struct{ ID string } `json:"document"`
-	}
-	if err := json.Unmarshal(files[b], &doc); err != nil || doc.Document.ID != "b" {
-		t.Errorf("the fragment told apart reads %q (%v), want document b", files[b], err)
-	}
-	if err := verify(b, files[b]); err != nil {
-		t.Errorf("the fragment told apart is not named by its content: %v", err)
-	}
-}
-
-// Preload reads what queries would wait for: a small bundle's name
-// shards and, unless the term map has more than preloadPages pages, every
-// page of it; a query after it fetches only its own term shards and its
-// hits' fragments. A larger map's pages are left to the queries. Small
-// says whether the app reads it all while it starts (a few name shards
-// and map pages).
+// Preload reads what queries would wait for: the group table and, unless
+// the term map has more than preloadPages pages, every page of it; a
+// query after it fetches only its own term shards and its hits'
+// fragments. A larger map's pages are left to the queries. Small says
+// whether the app reads the map while it starts (a few pages at most).
 func TestPreload_LeavesAQueryOnlyItsTermsAndFragments(t *testing.T) {
 	ins := corpus(300, 6)
 	for _, tt := range []struct {
@@ -600,7 +573,7 @@ func TestPreload_LeavesAQueryOnlyItsTermsAndFragments(t *testing.T) {
 			for _, f := range fs.fetched[1:] {
 				if strings.HasPrefix(f, "p/") {
 					pages++
-				} else if !strings.HasPrefix(f, "n/") {
+				} else if f != out.Manifest.Fragments.Table {
 					t.Errorf("Preload fetched %s", f)
 				}
 			}
@@ -612,7 +585,7 @@ func TestPreload_LeavesAQueryOnlyItsTermsAndFragments(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, f := range fs.fetched[before:] {
-				if f[:2] == "n/" || (tt.wantPages && f[:2] == "p/") {
+				if f[:2] == "g/" || (tt.wantPages && f[:2] == "p/") {
 					t.Errorf("a query after Preload fetched %s", f)
 				}
 			}

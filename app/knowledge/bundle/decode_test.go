@@ -40,8 +40,11 @@ func FuzzDecode(f *testing.F) {
 				}
 			}
 		case 1:
-			if names, err := decodeNames(data, docs); err == nil && len(names) != docs {
-				t.Fatalf("%d names of %d decoded without error", len(names), docs)
+			if groups, err := decodeGroups(data, 2); err == nil && len(groups) != 2 {
+				t.Fatalf("%d group names of 2 decoded without error", len(groups))
+			}
+			if f, err := decodeFragment("f/x/0.json", data); err == nil && (len(f.Chunks) == 0 || len(f.Chunks) != f.Document.Chunks) {
+				t.Fatalf("a fragment of %d chunks, its document says %d, decoded without error", len(f.Chunks), f.Document.Chunks)
 			}
 		case 2:
 			decodeLexicon(data, chunks)

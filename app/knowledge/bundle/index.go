@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -48,15 +47,14 @@ type Index struct {
 
 	// mu guards seg and the maps below: postings are added under the
 	// write lock, rankings read the segment under the read lock.
-	mu    sync.RWMutex
-	seg   *segment        // made on first use (segment)
-	names []fragName      // the fragments' names by ordinal, as read
-	named map[int]bool    // the name shards read, by number
-	terms map[string]bool // term shards taken into seg, by file
-	lex   map[string][]lexEntry
-	pages map[string]ShardMap
-	frags map[uint32]*fragment
-	known map[string]bool // ids of the documents fetched
+	mu     sync.RWMutex
+	seg    *segment        // made on first use (segment)
+	groups []string        // the fragments' group names; nil until read
+	terms  map[string]bool // term shards taken into seg, by file
+	lex    map[string][]lexEntry
+	pages  map[string]ShardMap
+	frags  map[uint32]*fragment
+	known  map[string]bool // ids of the documents fetched
 
 	files flight
 	start Start // nil: each Fetch starts its own request
@@ -111,8 +109,7 @@ func Open(ctx context.Context, manifestURL, sha string, fetch Fetch) (*Index, er
 	base := manifestURL[:strings.LastIndex(manifestURL, "/")+1]
 	return &Index{url: manifestURL, base: base, man: m, fetch: fetch, an: an,
 		ranker: rank.New(rank.Config{Analyzer: an}),
-		names:  make([]fragName, m.Docs), named: map[int]bool{},
-		terms: map[string]bool{}, lex: map[string][]lexEntry{}, pages: map[string]ShardMap{},
+		terms:  map[string]bool{}, lex: map[string][]lexEntry{}, pages: map[string]ShardMap{},
 		frags: map[uint32]*fragment{}, known: map[string]bool{}}, nil
 }
 
@@ -279,12 +276,9 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 	return nil
 }
 
-// smallPages and smallNames are how many map pages (of 256 term shards
-// each by default) and name shards a small bundle has at most (Small).
-const (
-	smallPages = 8
-	smallNames = 8
-)
+// smallPages is how many map pages (of 256 term shards each by default)
+// a small bundle has at most (Small).
+const smallPages = 8
 
 // preloadPages is how many map pages a term map may have for Preload to
 // read them all: every query reads a few of them, a round of requests
@@ -294,37 +288,30 @@ const (
 // queries. The page's site-prefetch.js fetches as many.
 const preloadPages = 32
 
-// Small reports whether the bundle is small enough for the app to read
-// its fragment names and term map whole while it starts (Preload): a few
-// name shards and map pages, some tens of kilobytes. The page's
-// site-prefetch.js fetches them at once for such a bundle only, and a
-// larger one's map pages once app.wasm has arrived, so that they do not
-// share the line with it.
+// Small reports whether the bundle's term map is small enough for the
+// app to read whole while it starts (Preload): unpaged, or a few pages,
+// some tens of kilobytes. The page's site-prefetch.js fetches a small
+// bundle's map pages at once, with its group table, and a larger one's
+// once app.wasm has arrived, so that they do not share the line with it.
 func (ix *Index) Small() bool {
-	return len(ix.man.Names.Files) <= smallNames && (!ix.man.Terms.Paged || len(ix.man.Terms.Files) <= smallPages)
+	return !ix.man.Terms.Paged || len(ix.man.Terms.Files) <= smallPages
 }
 
 // Preload reads what queries would otherwise wait for, before one asks:
-// a small bundle's name shards (Small), every page of the term map when
-// there are at most preloadPages of them, and the segment's tables (the
-// ranker prepared, rank.Prepare). The app calls it once it has opened
-// the bundle.
+// the group table, which names every fragment (fragments.go), every page
+// of the term map when there are at most preloadPages of them, and the
+// segment's tables (the ranker prepared, rank.Prepare). The app calls it
+// once it has opened the bundle.
 func (ix *Index) Preload(ctx context.Context) error {
 	var pages []string
 	if sm := ix.man.Terms; sm.Paged && len(sm.Files) <= preloadPages {
 		pages = sm.Files
 	}
-	var shards []int
-	if len(ix.man.Names.Files) <= smallNames {
-		for i := range ix.man.Names.Files {
-			shards = append(shards, i)
-		}
-	}
-	names := make(chan error, 1)
-	go func() { names <- ix.loadNames(ctx, shards) }()
-	ix.begin(ix.unread(pages))
+	groups := make(chan error, 1)
+	go func() { groups <- ix.loadGroups(ctx) }()
+	ix.begin(append([]string{ix.man.Fragments.Table}, ix.unread(pages)...))
 	err := parallel(len(pages), func(i int) error { _, err := ix.page(ctx, pages[i]); return err })
-	return errors.Join(<-names, err, ix.ranker.Prepare(ix))
+	return errors.Join(<-groups, err, ix.ranker.Prepare(ix))
 }
 
 // locateAll returns the shard file of each term in sm ("" for a term
@@ -428,48 +415,48 @@ func (ix *Index) page(ctx context.Context, name string) (ShardMap, error) {
 	return m, nil
 }
 
-// loadNames reads the name shards numbered shards that are not read yet,
-// at once.
-func (ix *Index) loadNames(ctx context.Context, shards []int) error {
-	var need []string
-	var nums []int
+// loadGroups reads the group table, unless it is read.
+func (ix *Index) loadGroups(ctx context.Context) error {
 	ix.mu.RLock()
-	for _, k := range shards {
-		if !ix.named[k] && !slices.Contains(nums, k) {
-			nums = append(nums, k)
-			need = append(need, ix.man.Names.Files[k])
-		}
-	}
+	done := ix.groups != nil
 	ix.mu.RUnlock()
-	ix.begin(need)
-	return parallel(len(need), func(i int) error {
-		k := nums[i]
-		data, err := ix.file(ctx, need[i])
-		if err != nil {
-			return err
-		}
-		per := ix.man.Names.Per
-		names, err := decodeNames(data, min(per, ix.man.Docs-k*per))
-		if err != nil {
-			return fmt.Errorf("%s: %w", need[i], err)
-		}
-		ix.mu.Lock()
-		copy(ix.names[k*per:], names)
-		ix.named[k] = true
-		ix.mu.Unlock()
+	if done {
 		return nil
-	})
+	}
+	name := ix.man.Fragments.Table
+	data, err := ix.file(ctx, name)
+	if err != nil {
+		return err
+	}
+	per := ix.man.Fragments.Group
+	groups, err := decodeGroups(data, (ix.man.Docs+per-1)/per)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	ix.mu.Lock()
+	ix.groups = groups
+	ix.mu.Unlock()
+	return nil
+}
+
+// fragmentFile returns the file of document ord's fragment, or "" while
+// the group table is not read.
+func (ix *Index) fragmentFile(ord uint32) string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.groups == nil {
+		return ""
+	}
+	per := uint32(ix.man.Fragments.Group)
+	return fragmentFile(ix.groups[ord/per], int(ord%per))
 }
 
 // FetchText implements rank.Fetcher: it fetches, at once, the fragments
-// of the chunks' documents and the name shards of those whose names are
-// not read yet. Each fragment is asked for as soon as its name is in, not
-// once every name shard is: a browser opens six connections to an
-// HTTP/1.1 host, and a query's eight name shards and eight fragments then
-// share them instead of taking turns.
+// of the chunks' documents (and the group table first, should a query
+// come before Preload has read it).
 func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
 	var ords []uint32
-	var shards, frags []string
+	var files []string
 	ix.mu.RLock()
 	for _, c := range chunks {
 		o := uint32(c.Doc.Ord)
@@ -477,20 +464,22 @@ func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
 			continue
 		}
 		ords = append(ords, o)
-		k := int(o) / ix.man.Names.Per
-		if ix.named[k] {
-			frags = append(frags, fragFile(ix.names[o]))
-		} else if f := ix.man.Names.Files[k]; !slices.Contains(shards, f) {
-			shards = append(shards, f)
-		}
 	}
 	ix.mu.RUnlock()
-	ix.begin(append(shards, frags...))
+	for _, o := range ords {
+		if f := ix.fragmentFile(o); f != "" {
+			files = append(files, f)
+		}
+	}
+	if len(files) < len(ords) {
+		files = []string{ix.man.Fragments.Table}
+	}
+	ix.begin(files)
 	return parallel(len(ords), func(k int) error { _, err := ix.fragment(ctx, ords[k]); return err })
 }
 
-// fragment returns document ord and its chunks, fetching them (and its
-// name shard) on first use.
+// fragment returns document ord and its chunks, fetching them (and the
+// group table) on first use.
 func (ix *Index) fragment(ctx context.Context, ord uint32) (*fragment, error) {
 	ix.mu.RLock()
 	f := ix.frags[ord]
@@ -501,22 +490,16 @@ func (ix *Index) fragment(ctx context.Context, ord uint32) (*fragment, error) {
 	if int(ord) >= ix.man.Docs {
 		return nil, fmt.Errorf("%w: no document %d", ErrDamaged, ord)
 	}
-	if err := ix.loadNames(ctx, []int{int(ord) / ix.man.Names.Per}); err != nil {
+	if err := ix.loadGroups(ctx); err != nil {
 		return nil, err
 	}
-	ix.mu.RLock()
-	name := fragFile(ix.names[ord])
-	ix.mu.RUnlock()
+	name := ix.fragmentFile(ord)
 	data, err := ix.file(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	f = &fragment{}
-	if err := json.Unmarshal(data, f); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrDamaged, name, err)
-	}
-	if len(f.Chunks) == 0 || len(f.Chunks) != f.Document.Chunks {
-		return nil, fmt.Errorf("%w: %s has %d chunks, its document says %d", ErrDamaged, name, len(f.Chunks), f.Document.Chunks)
+	if f, err = decodeFragment(name, data); err != nil {
+		return nil, err
 	}
 	ix.mu.Lock()
 	ix.frags[ord] = f
@@ -678,16 +661,19 @@ func mostFrequent(es []lexEntry, max int) []string {
 	return out
 }
 
-// file fetches one of the bundle's files and checks it against its name.
-// Requests for one file at once share one fetch.
+// file fetches one of the bundle's files and checks it against its name
+// (a fragment, whose name is its group's, carries its own hash:
+// decodeFragment). Requests for one file at once share one fetch.
 func (ix *Index) file(ctx context.Context, name string) ([]byte, error) {
 	return ix.files.do(name, func() ([]byte, error) {
 		data, err := ix.fetch(ctx, ix.base+name)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		if err := verify(name, data); err != nil {
-			return nil, err
+		if !isFragmentFile(name) {
+			if err := verify(name, data); err != nil {
+				return nil, err
+			}
 		}
 		return data, nil
 	})

@@ -3,9 +3,9 @@
 // visitor's query fetches only what it needs.
 //
 // A bundle is a folder of files, each named by its content (the first 64
-// bits of its SHA-256, in hex; 32 for fragments, see fragmentName), so a
-// host and a browser may cache every one for good, and a republished site
-// changes only the names of what changed:
+// bits of its SHA-256, in hex; a fragment by its group's, fragments.go), so
+// a host and a browser may cache every one for good, and a republished
+// site changes only the names of what changed:
 //
 //	manifest-<hash>.json  what ranking needs globally: counts, field lengths,
 //	                      the terms too common for feedback, and the maps
@@ -13,20 +13,20 @@
 //	t/<hash>.bin          term shards: a range of terms with their postings
 //	                      and what ranking reads of the chunks they name
 //	                      (postings.go)
-//	n/<hash>.bin          name shards: the fragments' names, for a run of
-//	                      documents (names.go)
+//	g/<hash>.bin          the group table: the names of the fragments'
+//	                      groups (fragments.go)
 //	x/<hash>.bin          lexicon shards: the terms alone with the number of
 //	                      chunks holding each, for prefix lookups (lexicon.go)
 //	s/<hash>.bin          suffix shards: the terms spelt backwards, for
 //	                      near-miss lookups (lexicon.go)
-//	f/<hash>.json         fragments: one document and its chunks
+//	f/<group>/<k>.json    fragments: one document and its chunks
 //	l/<hash>.txt          the list of every file, for a background download
 //
-// A visit reads the manifest once; a query then reads the term shards of
-// its words, the name shards of the documents it shows and their
-// fragments: three rounds of requests, two for a small bundle, whose name
-// shards the app reads while it starts. What a query downloads grows with
-// its words' postings, not with the site.
+// A visit reads the manifest and the group table once, while the app
+// starts; a query then reads the term shards of its words (and, on a large
+// site, the map pages that name them) and the fragments of the documents
+// it shows: two rounds of requests. What a query downloads grows with its
+// words' postings, not with the site.
 //
 // The index stays bleve's: a bundle is written from the same in-memory
 // index the app builds when a visitor imports the same pages (scorch with
@@ -50,7 +50,7 @@ import (
 // Format and Version name the layout; a reader refuses any other.
 const (
 	Format  = "tinyrag-bundle"
-	Version = 4
+	Version = 5
 )
 
 // Manifest is a bundle's manifest-<hash>.json.
@@ -72,8 +72,8 @@ type Manifest struct {
 	Terms    ShardMap `json:"terms"`
 	Lexicon  ShardMap `json:"lexicon"`
 	Suffixes ShardMap `json:"suffixes"`
-	// Names are the name shards, each for Per documents, by ordinal.
-	Names Tables `json:"names"`
+	// Fragments says where the documents' text is.
+	Fragments FragmentTable `json:"fragments"`
 	// Files is the list of every file of the bundle but the manifest.
 	Files FileList `json:"files"`
 }
@@ -133,11 +133,12 @@ func (m ShardMap) span(lo, hi string) []int {
 	return out
 }
 
-// Tables list files that each cover Per documents: file i covers
-// documents i·Per to (i+1)·Per−1.
-type Tables struct {
-	Per   int      `json:"per"`
-	Files []string `json:"files"`
+// FragmentTable says where the documents' fragments are (fragments.go):
+// each Group documents, by ordinal, share a group name, and Table is the
+// group table, which lists them.
+type FragmentTable struct {
+	Group int    `json:"group"`
+	Table string `json:"table"`
 }
 
 // FileList names the list of a bundle's files and says how many there are
@@ -162,32 +163,14 @@ var (
 // it allocate without limit. 2^24 chunks is some five million pages.
 const maxChunks = 1 << 24
 
-// nameLen is how many hex digits of a file's SHA-256 name it;
-// fragNameLen the same for a fragment, whose name the name shards list
-// for each document (fragmentName).
-const (
-	nameLen     = 16
-	fragNameLen = 8
-)
+// nameLen is how many hex digits of a file's SHA-256 name it.
+const nameLen = 16
 
 // contentName names data: dir/<hash>.ext.
 func contentName(dir string, data []byte, ext string) string {
 	sum := sha256.Sum256(data)
 	return dir + "/" + hex.EncodeToString(sum[:])[:nameLen] + ext
 }
-
-// fragmentName names a fragment: f/<hash>.json with the first 32 bits of
-// its SHA-256, which keeps the name shards at four bytes a document. The
-// writer keeps the names of one bundle distinct (writeDocuments); a
-// fragment of a later version whose name an earlier one had is a chance
-// of one in four billion per changed document.
-func fragmentName(data []byte) string {
-	sum := sha256.Sum256(data)
-	return fragFile(fragName(sum[:fragNameLen/2]))
-}
-
-// fragFile is the file of the fragment named n.
-func fragFile(n fragName) string { return "f/" + hex.EncodeToString(n[:]) + ".json" }
 
 // manifestName is the manifest's file name for its bytes.
 func manifestName(data []byte) string {
@@ -203,21 +186,28 @@ func IsContentNamed(name string) bool {
 	if strings.HasPrefix(base, "manifest-") {
 		base = strings.TrimPrefix(base, "manifest-")
 	}
+	if isFragmentFile(name) {
+		return true
+	}
 	hash, _, _ := strings.Cut(base, ".")
-	fragment := len(hash) == fragNameLen && path.Base(path.Dir(name)) == "f"
-	if len(hash) != nameLen && !fragment {
+	if len(hash) != nameLen {
 		return false
 	}
 	_, err := hex.DecodeString(hash)
 	return err == nil
 }
 
-// verify checks that data is the file name says it is.
+// verify checks that data is the file name says it is (a fragment: the
+// file its own hash says, checkFragment).
 func verify(name string, data []byte) error {
+	if isFragmentFile(name) {
+		_, err := checkFragment(name, data)
+		return err
+	}
 	base := path.Base(name)
 	want := strings.TrimPrefix(base, "manifest-")
 	want, _, _ = strings.Cut(want, ".")
-	if len(want) != nameLen && len(want) != fragNameLen {
+	if len(want) != nameLen {
 		return fmt.Errorf("%w: %s is not named by its content", ErrDamaged, name)
 	}
 	sum := sha256.Sum256(data)
@@ -277,13 +267,8 @@ func (m *Manifest) check() error {
 			}
 		}
 	}
-	if t := m.Names; t.Per <= 0 || len(t.Files) != (m.Docs+t.Per-1)/t.Per {
-		return bad("the name shards do not cover the documents")
-	}
-	for _, f := range m.Names.Files {
-		if !IsContentNamed(f) {
-			return bad("names name a file " + f + " that is not named by its content")
-		}
+	if f := m.Fragments; f.Group <= 0 || !strings.HasPrefix(f.Table, "g/") || !IsContentNamed(f.Table) {
+		return bad("the fragments' group table is missing")
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ func benchIndex(b *testing.B) func() *Index {
 
 // BenchmarkPreload measures what the app does with a bundle while it
 // starts (Index.Preload): making the segment's tables, reading the map
-// pages and a small bundle's name shards (here from files), preparing
+// pages and the group table (here from files), preparing
 // the ranker.
 func BenchmarkPreload(b *testing.B) {
 	open := benchIndex(b)

@@ -36,9 +36,6 @@ type Options struct {
 	// LexiconBytes is the same for lexicon and suffix shards (default
 	// DefaultLexiconBytes).
 	LexiconBytes int
-	// NamesPer is how many documents a name shard covers (default: 1,024
-	// for a bundle of up to some 8,000 documents, else 256; names.go).
-	NamesPer int
 	// MapPage is how many shards a shard map lists before it is paged
 	// (default 256, pages.go).
 	MapPage int
@@ -113,11 +110,10 @@ func Write(ctx context.Context, ins []knowledge.Input, opt Options) (*Output, er
 	out := &Output{Files: map[string][]byte{}}
 	m := &Manifest{Format: Format, Version: Version, Title: opt.Title, Language: kb.Language(),
 		Created: opt.Now().UTC(), Docs: len(ords), Chunks: len(desc.Ord), Common: []string{}}
-	frags, err := writeDocuments(ctx, kb, store, ords, out)
-	if err != nil {
+	if err := writeDocuments(ctx, kb, store, ords, m, out); err != nil {
 		return nil, err
 	}
-	if err := writeTerms(ix, desc, frags, m, out, opt); err != nil {
+	if err := writeTerms(ix, desc, m, out, opt); err != nil {
 		return nil, err
 	}
 	m.Stats.DocTokens = desc.Tokens
@@ -180,7 +176,7 @@ func cardinality(ix rank.Index, m *Manifest) error {
 }
 
 // writeTerms writes the term, lexicon and suffix shards.
-func writeTerms(ix rank.Index, desc *rank.Description, frags []fragName, m *Manifest, out *Output, opt Options) error {
+func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output, opt Options) error {
 	view, err := ix.View()
 	if err != nil {
 		return fmt.Errorf("bundle: %w", err)
@@ -198,9 +194,6 @@ func writeTerms(ix rank.Index, desc *rank.Description, frags []fragName, m *Mani
 	}
 	body, title, err := chunkLengths(segs, desc)
 	if err != nil {
-		return err
-	}
-	if err := writeNames(desc, frags, m, out, opt.NamesPer); err != nil {
 		return err
 	}
 	// Every body term, in byte order (a title's terms are in its
@@ -293,24 +286,6 @@ func chunkLengths(segs []flatSegment, desc *rank.Description) (body, title []uin
 	return body, title, nil
 }
 
-// writeNames writes the name shards, per documents each (0: namesPer).
-func writeNames(desc *rank.Description, frags []fragName, m *Manifest, out *Output, per int) error {
-	if len(frags) != desc.Docs {
-		return fmt.Errorf("bundle: %d fragments for %d documents", len(frags), desc.Docs)
-	}
-	if per <= 0 {
-		per = namesPer(len(frags))
-	}
-	m.Names.Per = per
-	for i := 0; i < len(frags); i += per {
-		data := encodeNames(frags[i:min(i+per, len(frags))])
-		name := contentName("n", data, ".bin")
-		out.Files[name] = data
-		m.Names.Files = append(m.Names.Files, name)
-	}
-	return nil
-}
-
 // compact drops repeats from a sorted slice.
 func compact(s []string) []string {
 	out := s[:0]
@@ -384,53 +359,41 @@ func writeLexicon(dir string, entries []lexEntry, cut int, out *Output) ShardMap
 	return w.done()
 }
 
-// fragment is one document and its chunks: an f/<hash>.json file.
-type fragment = knowledge.Record
-
-// fragName is the hash in a fragment's name, f/<hash>.json.
-type fragName = [fragNameLen / 2]byte
-
-// placeFragment adds a fragment to files under its name and returns the
-// name: a name another fragment holds already gets a newline after the
-// JSON until it is the fragment's own.
-func placeFragment(files map[string][]byte, data []byte, name func([]byte) string) string {
-	n := name(data)
-	for prev, taken := files[n]; taken && !bytes.Equal(prev, data); prev, taken = files[n] {
-		data = append(data, '\n')
-		n = name(data)
+// writeDocuments writes each document's fragment, in groups of
+// fragmentGroup by ordinal, and the group table (fragments.go).
+func writeDocuments(ctx context.Context, kb *knowledge.KB, store knowledge.Store, ords []string, m *Manifest, out *Output) error {
+	var groups []string
+	for start := 0; start < len(ords); start += fragmentGroup {
+		var files [][]byte
+		for _, id := range ords[start:min(start+fragmentGroup, len(ords))] {
+			d, ok := kb.Document(id)
+			if !ok {
+				return fmt.Errorf("bundle: document %s has an ordinal but no record", id)
+			}
+			cs, err := store.Chunks(ctx, id)
+			if err != nil {
+				return fmt.Errorf("bundle: chunks of %s: %w", d.Source, err)
+			}
+			d.Added = time.Time{}
+			data, err := encodeFragment(fragment{Document: d, Chunks: cs})
+			if err != nil {
+				return fmt.Errorf("bundle: encode %s: %w", d.Source, err)
+			}
+			files = append(files, data)
+		}
+		group := groupName(files)
+		for k, data := range files {
+			out.Files[fragmentFile(group, k)] = data
+		}
+		groups = append(groups, group)
 	}
-	files[n] = data
-	return n
-}
-
-// writeDocuments writes each document's fragment and returns their names
-// by ordinal, for the name shards. Two documents' fragments whose
-// names would be one (their short hashes collide, a chance of about one
-// in 9,000 for a bundle of 1,000 documents) are told apart by a newline
-// after the later one's JSON: the same document to a reader, another
-// hash.
-func writeDocuments(ctx context.Context, kb *knowledge.KB, store knowledge.Store, ords []string, out *Output) ([]fragName, error) {
-	names := make([]fragName, 0, len(ords))
-	for _, id := range ords {
-		d, ok := kb.Document(id)
-		if !ok {
-			return nil, fmt.Errorf("bundle: document %s has an ordinal but no record", id)
-		}
-		cs, err := store.Chunks(ctx, id)
-		if err != nil {
-			return nil, fmt.Errorf("bundle: chunks of %s: %w", d.Source, err)
-		}
-		d.Added = time.Time{}
-		data, err := json.Marshal(fragment{Document: d, Chunks: cs})
-		if err != nil {
-			return nil, fmt.Errorf("bundle: encode %s: %w", d.Source, err)
-		}
-		name := placeFragment(out.Files, data, fragmentName)
-		var h fragName
-		hex.Decode(h[:], []byte(name[len("f/"):len("f/")+fragNameLen]))
-		names = append(names, h)
+	table, err := encodeGroups(groups)
+	if err != nil {
+		return err
 	}
-	return names, nil
+	m.Fragments = FragmentTable{Group: fragmentGroup, Table: contentName("g", table, ".bin")}
+	out.Files[m.Fragments.Table] = table
+	return nil
 }
 
 // WriteDir writes the bundle's files into dir, which must be empty, not

@@ -11,12 +11,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// A large site's fragment names are read by the query, not by the visit:
-// the first search fetches the name shards of the hits it shows, after
-// the app is ready, and never the others. The loader marks when app.wasm
-// has arrived (server/webapp/loader.go), which is when the page's
-// site-prefetch.js starts a large site's map pages.
-func TestStaticSite_ALargeSitesQueryReadsOnlyItsHitsNames(t *testing.T) {
+// A query reads the shards of its words and its hits' fragments, nothing
+// else: the group table that names every fragment (app/knowledge/bundle,
+// fragments.go) was read once while the app started — the page's
+// site-prefetch.js asks for it with the manifest — so the hits' fragments
+// are asked for as soon as the query has ranked, without a round of
+// requests for their names. The loader marks when app.wasm has arrived
+// (server/webapp/loader.go), which is when site-prefetch.js starts a
+// large site's term map pages.
+func TestStaticSite_AQueryReadsOnlyItsWordsShardsAndItsHitsFragments(t *testing.T) {
 	tmp := t.TempDir()
 	notes := filepath.Join(tmp, "docs")
 	if err := os.MkdirAll(notes, 0o755); err != nil {
@@ -28,14 +31,7 @@ func TestStaticSite_ALargeSitesQueryReadsOnlyItsHitsNames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The orchard pages join the notes. One document per name shard:
-	// more shards than a small bundle has (app/knowledge/bundle,
-	// Index.Small), on a site small enough for a test.
-	pages, bundleDir := orchardBundle(t, tmp, "-names-per", "1")
-	shards, err := filepath.Glob(filepath.Join(bundleDir, "n", "*.bin"))
-	if err != nil || len(shards) < 9 {
-		t.Fatalf("the test bundle has %d name shards (%v), want more than a small bundle's 8", len(shards), err)
-	}
+	pages, bundleDir := orchardBundle(t, tmp) // the orchard pages join the notes
 	site := hostSite(t, tmp, pages, bundleDir, []string{anywherePath})
 
 	b := newBrowser(t, 1280, 800)
@@ -46,6 +42,7 @@ func TestStaticSite_ALargeSitesQueryReadsOnlyItsHitsNames(t *testing.T) {
 
 	type request struct {
 		Path  string
+		Kind  string // the bundle's folder: t/, f/, g/, …
 		Start float64
 	}
 	timing := eval[struct {
@@ -61,29 +58,37 @@ func TestStaticSite_ALargeSitesQueryReadsOnlyItsHitsNames(t *testing.T) {
 	    wasmMark: (performance.getEntriesByName("tinyrag:wasm")[0] || {startTime: -1}).startTime,
 	    ready: performance.getEntriesByName("tinyrag:ready")[0].startTime,
 	    hits: document.querySelectorAll("#kb-hits .hit").length,
-	    requests: performance.getEntriesByType("resource").filter((e) => /\/bundles\/.*\/n\//.test(e.name))
-	      .map((e) => ({path: new URL(e.name).pathname, start: e.startTime})),
+	    requests: performance.getEntriesByType("resource").filter((e) => /\/bundles\/[^/]+\/[a-z]\//.test(e.name))
+	      .map((e) => ({path: new URL(e.name).pathname, kind: new URL(e.name).pathname.match(/\/bundles\/[^/]+\/([a-z]\/)/)[1], start: e.startTime})),
 	  };
 	})()`)
 	if timing.WasmEnd < 0 {
 		t.Fatal("no resource timing for app.wasm")
 	}
-	t.Logf("app.wasm's last byte %.0f ms, tinyrag:wasm %.0f ms, ready %.0f ms, %d hits, name shards %+v", timing.WasmEnd, timing.WasmMark, timing.Ready, timing.Hits, timing.Requests)
+	t.Logf("app.wasm's last byte %.0f ms, tinyrag:wasm %.0f ms, ready %.0f ms, %d hits, bundle files %+v", timing.WasmEnd, timing.WasmMark, timing.Ready, timing.Hits, timing.Requests)
 	if timing.WasmMark < timing.WasmEnd-1 {
 		t.Errorf("the loader's tinyrag:wasm mark at %.0f ms; want one once app.wasm's last byte is in (%.0f ms)", timing.WasmMark, timing.WasmEnd)
 	}
-	if len(timing.Requests) == 0 || len(timing.Requests) > timing.Hits+10 || len(timing.Requests) >= len(shards) {
-		t.Errorf("%d name shards requested for %d hits (feedback reads up to ten more documents), of %d; want those of the hits only", len(timing.Requests), timing.Hits, len(shards))
-	}
 	seen := map[string]bool{}
+	kinds := map[string]int{}
 	for _, r := range timing.Requests {
 		if seen[r.Path] {
 			t.Errorf("%s requested twice", r.Path)
 		}
 		seen[r.Path] = true
-		if r.Start < timing.Ready {
-			t.Errorf("%s requested at %.0f ms, before the app was ready (%.0f ms): a large site's names wait for a query", r.Path, r.Start, timing.Ready)
+		kinds[r.Kind]++
+		switch r.Kind {
+		case "g/":
+			if r.Start > timing.Ready {
+				t.Errorf("the group table %s requested at %.0f ms, after the app was ready (%.0f ms)", r.Path, r.Start, timing.Ready)
+			}
+		case "t/", "f/", "x/", "s/": // the query's words (typed letter by letter: their prefixes too) and its hits
+		default:
+			t.Errorf("%s requested: a query reads its words' shards and its hits' fragments only", r.Path)
 		}
+	}
+	if kinds["g/"] != 1 || kinds["t/"] == 0 || kinds["f/"] == 0 || kinds["f/"] > timing.Hits+10 {
+		t.Errorf("bundle files requested by kind %v for %d hits; want the group table once, term shards, and the fragments of the hits (feedback reads up to ten more)", kinds, timing.Hits)
 	}
 	if hit := eval[string](t, b, `document.querySelector("#kb-hits .hit").textContent`); !strings.Contains(strings.ToLower(hit), "prun") {
 		t.Errorf("first hit %q, want the pruning page", hit)
