@@ -36,7 +36,14 @@ func newStaticHost(t *testing.T) *staticHost {
 	t.Helper()
 	tmp := t.TempDir()
 	_, bundleFile := orchardBundle(t, tmp)
-	h := &staticHost{out: filepath.Join(tmp, "site"), bundle: bundleFile, full: map[string]int{}, first: map[string]time.Time{}, hold: map[string]chan struct{}{}}
+	return serveStaticHost(t, tmp, bundleFile)
+}
+
+// serveStaticHost builds the app with the bundle in the folder bundleDir
+// into tmp/site and serves it as newStaticHost does.
+func serveStaticHost(t *testing.T, tmp, bundleDir string) *staticHost {
+	t.Helper()
+	h := &staticHost{out: filepath.Join(tmp, "site"), bundle: bundleDir, full: map[string]int{}, first: map[string]time.Time{}, hold: map[string]chan struct{}{}}
 	h.deploy(t)
 
 	files := http.StripPrefix("/sub/", http.FileServer(http.Dir(h.out)))
