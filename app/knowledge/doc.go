@@ -33,6 +33,13 @@ type Input struct {
 	Language string
 	// Text is the plain text (Markdown headings are understood).
 	Text string
+	// ID names the document when it is not empty; by default the id is
+	// derived from the source and the text (a re-import of an edited
+	// source is told apart). The index orders documents by id, and the
+	// order decides ties between equal scores and numbers the chunks: a
+	// site bundle gives ids that keep each page's place across
+	// republishes (bundle.Order). It must not contain '#'.
+	ID string
 }
 
 // Document describes one imported source.
@@ -80,14 +87,6 @@ func docID(in Input) string {
 	h.Write([]byte(in.Title))
 	h.Write([]byte{0})
 	h.Write([]byte(in.Text))
-	return hex.EncodeToString(h.Sum(nil)[:10])
-}
-
-// sourceID derives a document's id from its source alone
-// (Config.SourceIDs).
-func sourceID(source string) string {
-	h := fnv.New128a()
-	h.Write([]byte(source))
 	return hex.EncodeToString(h.Sum(nil)[:10])
 }
 

@@ -54,15 +54,6 @@ type Config struct {
 	// Store persists documents, chunks and the index; nil keeps the
 	// knowledge base in memory only.
 	Store Store
-	// SourceIDs derives a document's id from its source alone, not from
-	// its text too: an edited page keeps its id, and with it its place
-	// in the index's order, which decides ties between equal scores and
-	// numbers the chunks. A site bundle is built so (bundle.Write): a
-	// republished site's unedited pages then keep their numbers, and the
-	// bundle files that list them keep their bytes. Ids by content are
-	// the default because a visitor's knowledge base recognises a
-	// re-import by them.
-	SourceIDs bool
 	// Now stamps Document.Added (default time.Now).
 	Now func() time.Time
 	// Yield is called between batches so a browser can paint and handle
@@ -261,7 +252,6 @@ func firstNonEmpty(s ...string) string {
 // depends on the content only, so chunking the same input twice gives the
 // same record.
 func newRecord(in Input, cfg Config, now time.Time) Record {
-	given := in.Source
 	if in.Source == "" {
 		in.Source = firstNonEmpty(in.Title, "text")
 	}
@@ -271,9 +261,9 @@ func newRecord(in Input, cfg Config, now time.Time) Record {
 	if in.Language == "" {
 		in.Language = cfg.Language
 	}
-	id := docID(in)
-	if cfg.SourceIDs && given != "" {
-		id = sourceID(given)
+	id := in.ID
+	if id == "" {
+		id = docID(in)
 	}
 	pieces := chunk.Split(in.Text, cfg.ChunkSize, cfg.ChunkOverlap)
 	chunks := make([]Chunk, len(pieces))

@@ -637,36 +637,33 @@ func TestKB_SearchWhileImporting(t *testing.T) {
 }
 
 // A document's id follows its text by default, so that a re-import of an
-// edited source is told apart; with SourceIDs it follows the source alone
-// (a site bundle's pages keep their place when edited), and an input
-// without a source is still named by its text.
-func TestSourceIDs_NameADocumentByItsSourceAlone(t *testing.T) {
+// edited source is told apart; an input that names its id keeps it (a
+// site bundle's pages keep their place when edited).
+func TestInputID_NamesADocumentWhenGiven(t *testing.T) {
 	for _, tt := range []struct {
-		name      string
-		sourceIDs bool
-		source    string
-		same      bool
+		name string
+		id   string
+		same bool
 	}{
-		{"by content, the default", false, "notes.md", false},
-		{"by source", true, "notes.md", true},
-		{"by source, none given", true, "", false},
+		{"by content, the default", "", false},
+		{"given", "00000007-notes", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			kb, err := New(Config{SourceIDs: tt.sourceIDs})
+			kb, err := New(Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer kb.Close()
-			a, err := kb.Add(context.Background(), Input{Source: tt.source, Title: "Notes", Text: "Quinces ripen late."})
+			a, err := kb.Add(context.Background(), Input{Source: "notes.md", Title: "Notes", Text: "Quinces ripen late.", ID: tt.id})
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := kb.Add(context.Background(), Input{Source: tt.source, Title: "Notes", Text: "Quinces ripen in October."})
+			b, err := kb.Add(context.Background(), Input{Source: "notes.md", Title: "Notes", Text: "Quinces ripen in October.", ID: tt.id})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if (a.ID == b.ID) != tt.same {
-				t.Errorf("ids %s before and %s after the edit; want the same: %v", a.ID, b.ID, tt.same)
+			if (a.ID == b.ID) != tt.same || (tt.id != "" && b.ID != tt.id) {
+				t.Errorf("ids %s before and %s after the edit; want the same: %v (given %q)", a.ID, b.ID, tt.same, tt.id)
 			}
 			if docs := kb.Documents(); len(docs) != 1 || docs[0].ID != b.ID {
 				t.Errorf("after the edit the knowledge base holds %v, want the edited document alone", docs)

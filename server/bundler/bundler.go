@@ -50,7 +50,17 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	o, err := bundle.Write(ctx, ins, bundle.Options{Title: *title, Language: *lang, ShardBytes: *shard})
+	// An earlier bundle in the folder gives the pages their numbers: they
+	// keep them, new pages come after, and a republished site's files that
+	// list no changed page keep their names.
+	var previous []string
+	if _, err := bundle.FindManifest(*out); err == nil {
+		if previous, err = bundle.Sources(*out); err != nil {
+			fmt.Fprintf(stderr, "numbering the pages afresh: the earlier bundle in %s cannot be read (%v)\n", *out, err)
+			previous = nil
+		}
+	}
+	o, err := bundle.Write(ctx, ins, bundle.Options{Title: *title, Language: *lang, ShardBytes: *shard, Previous: previous})
 	if err != nil {
 		return err
 	}

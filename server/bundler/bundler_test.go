@@ -75,3 +75,33 @@ func TestBundleCommand_NeedsAnOutputAndAPath(t *testing.T) {
 		}
 	}
 }
+
+// Bundled again into the folder of its earlier build, a site's pages keep
+// their numbers and a new page comes after them, even one whose path
+// sorts first.
+func TestBundleCommand_KeepsTheEarlierBundlesPageOrder(t *testing.T) {
+	pages := t.TempDir()
+	for _, name := range []string{"b.html", "c.html", "d.html"} {
+		os.WriteFile(filepath.Join(pages, name), []byte("<html><head><title>"+name+"</title></head><body><main><p>Quinces and "+name+" in the orchard.</p></main></body></html>"), 0o644)
+	}
+	out := filepath.Join(t.TempDir(), "kb")
+	build := func() []string {
+		t.Helper()
+		var stderr bytes.Buffer
+		if err := Command(context.Background(), []string{"-o", out, pages}, &bytes.Buffer{}, &stderr); err != nil {
+			t.Fatalf("%v (stderr %s)", err, stderr.String())
+		}
+		srcs, err := bundle.Sources(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return srcs
+	}
+	if got := build(); strings.Join(got, " ") != "b.html c.html d.html" {
+		t.Fatalf("first build's order %v", got)
+	}
+	os.WriteFile(filepath.Join(pages, "a.html"), []byte("<html><head><title>A</title></head><body><main><p>Quince jelly.</p></main></body></html>"), 0o644)
+	if got := build(); strings.Join(got, " ") != "b.html c.html d.html a.html" {
+		t.Errorf("after a page was added the order is %v, want the earlier pages first", got)
+	}
+}

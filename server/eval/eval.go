@@ -169,13 +169,14 @@ func checkBundleRanking(ctx context.Context, c collection, shardBytes int, stdou
 	if err != nil {
 		return err
 	}
-	kb, err := knowledge.New(bundle.IndexConfig(knowledge.Config{Yield: func() {}}))
+	kb, err := knowledge.New(knowledge.Config{Yield: func() {}})
 	if err != nil {
 		return err
 	}
 	defer kb.Close()
 	ins := beir.Inputs(set.Corpus)
-	if _, err := kb.AddBatch(ctx, ins, nil); err != nil {
+	// In the order the bundle numbers them, which decides ties.
+	if _, err := kb.AddBatch(ctx, bundle.Order(ins, nil), nil); err != nil {
 		return err
 	}
 	out, err := bundle.Write(ctx, ins, bundle.Options{Title: c.name, ShardBytes: shardBytes})

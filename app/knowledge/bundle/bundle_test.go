@@ -112,16 +112,16 @@ func open(t *testing.T, out *Output) (*Index, *files) {
 	return ix, fs
 }
 
-// memory is the in-memory knowledge base of the same inputs, indexed as
-// Write indexes them (IndexConfig): what a bundle must rank exactly like.
+// memory is the in-memory knowledge base of the same inputs, in the
+// order Write indexes them (Order): what a bundle must rank exactly like.
 func memory(t *testing.T, ins []knowledge.Input) *knowledge.KB {
 	t.Helper()
-	kb, err := knowledge.New(IndexConfig(knowledge.Config{Yield: func() {}}))
+	kb, err := knowledge.New(knowledge.Config{Yield: func() {}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { kb.Close() })
-	if _, err := kb.AddBatch(ctx, ins, nil); err != nil {
+	if _, err := kb.AddBatch(ctx, Order(ins, nil), nil); err != nil {
 		t.Fatal(err)
 	}
 	return kb
@@ -411,29 +411,7 @@ func TestWrite_RepublishedSiteChangesOnlyTheFilesThatListTheEditedPage(t *testin
 	ins[len(ins)/2].Text = strings.Replace(ins[len(ins)/2].Text, word, "quince"+strings.Repeat("s", len(word)-6), 1)
 	b := write(t, ins, at(2))
 
-	// fragments reads a bundle's fragments by ordinal, with their files.
-	type doc struct {
-		file string
-		f    *fragment
-	}
-	fragments := func(out *Output) []doc {
-		per := out.Manifest.Fragments.Group
-		groups, err := decodeGroups(out.Files[out.Manifest.Fragments.Table], (out.Manifest.Docs+per-1)/per)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs := make([]doc, out.Manifest.Docs)
-		for o := range docs {
-			name := fragmentFile(groups[o/per], o%per)
-			f, err := decodeFragment(name, out.Files[name])
-			if err != nil {
-				t.Fatal(err)
-			}
-			docs[o] = doc{name, f}
-		}
-		return docs
-	}
-	fa, fb := fragments(a), fragments(b)
+	fa, fb := fragmentsOf(t, a), fragmentsOf(t, b)
 	o := int32(-1)
 	for i, d := range fa {
 		if d.f.Document.Source == edited {
@@ -453,54 +431,7 @@ func TestWrite_RepublishedSiteChangesOnlyTheFilesThatListTheEditedPage(t *testin
 			t.Errorf("the fragment of %s (the edited page's group: %v) kept its name: %v", fa[i].f.Document.Source, ingroup, kept)
 		}
 	}
-	// page holds the terms whose postings list the page, before or after
-	// the edit.
-	page := map[string]bool{}
-	for _, out := range []*Output{a, b} {
-		for _, name := range out.Manifest.Terms.Files {
-			terms, err := decodeTermShard(out.Files[name], out.Manifest.Chunks, out.Manifest.Docs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tp := range terms {
-				if slices.Contains(tp.body.ord, o) {
-					page[tp.term] = true
-				}
-			}
-		}
-	}
-	// A changed term shard covers a term of the page, or follows a
-	// changed shard: shards are cut greedily by size, so one that changed
-	// size moves the cut after it.
-	kept := 0
-	for _, pair := range []struct{ from, to *Output }{{a, b}, {b, a}} {
-		sm := pair.from.Manifest.Terms
-		if sm.Paged {
-			t.Fatal("the test reads an unpaged term map")
-		}
-		after := false
-		for i, name := range sm.Files {
-			_, same := pair.to.Files[name]
-			covers := false
-			for term := range page {
-				if term >= sm.First[i] && (i+1 == len(sm.First) || term < sm.First[i+1]) {
-					covers = true
-				}
-			}
-			switch {
-			case same:
-				if pair.from == a {
-					kept++
-				}
-			case !covers && !after:
-				t.Errorf("term shard %s changed, and neither it nor the one before covers a term of the edited page", name)
-			}
-			after = !same
-		}
-	}
-	if shards := len(a.Manifest.Terms.Files); kept == 0 || kept == shards {
-		t.Errorf("%d of %d term shards kept: the edit should change some and keep others", kept, shards)
-	}
+	checkChangedShards(t, a, b, o)
 	if a.ManifestName == b.ManifestName {
 		t.Error("the manifest kept its name")
 	}
@@ -590,5 +521,145 @@ func TestPreload_LeavesAQueryOnlyItsTermsAndFragments(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// bundleDoc is a bundle's fragment with its file.
+type bundleDoc struct {
+	file string
+	f    *fragment
+}
+
+// fragmentsOf reads a bundle's fragments by ordinal, with their files.
+func fragmentsOf(t *testing.T, out *Output) []bundleDoc {
+	t.Helper()
+	per := out.Manifest.Fragments.Group
+	groups, err := decodeGroups(out.Files[out.Manifest.Fragments.Table], (out.Manifest.Docs+per-1)/per)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := make([]bundleDoc, out.Manifest.Docs)
+	for o := range docs {
+		name := fragmentFile(groups[o/per], o%per)
+		f, err := decodeFragment(name, out.Files[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[o] = bundleDoc{name, f}
+	}
+	return docs
+}
+
+// checkChangedShards checks that the term shards that differ between two
+// versions of a bundle, a and b, whose one changed page is ordinal o in
+// both, are those a version needs for that page: a changed shard covers a
+// term whose postings list the page (before or after the change), or
+// follows a changed shard (shards are cut greedily by size, so one that
+// changed size moves the cut after it). Some must change and some stay.
+func checkChangedShards(t *testing.T, a, b *Output, o int32) {
+	t.Helper()
+	page := map[string]bool{}
+	for _, out := range []*Output{a, b} {
+		for _, name := range out.Manifest.Terms.Files {
+			terms, err := decodeTermShard(out.Files[name], out.Manifest.Chunks, out.Manifest.Docs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tp := range terms {
+				if slices.Contains(tp.body.ord, o) {
+					page[tp.term] = true
+				}
+			}
+		}
+	}
+	kept := 0
+	for _, pair := range []struct{ from, to *Output }{{a, b}, {b, a}} {
+		sm := pair.from.Manifest.Terms
+		if sm.Paged {
+			t.Fatal("the test reads an unpaged term map")
+		}
+		after := false
+		for i, name := range sm.Files {
+			_, same := pair.to.Files[name]
+			covers := false
+			for term := range page {
+				if term >= sm.First[i] && (i+1 == len(sm.First) || term < sm.First[i+1]) {
+					covers = true
+				}
+			}
+			switch {
+			case same:
+				if pair.from == a {
+					kept++
+				}
+			case !covers && !after:
+				t.Errorf("term shard %s changed, and neither it nor the one before covers a term of the changed page", name)
+			}
+			after = !same
+		}
+	}
+	if shards := len(a.Manifest.Terms.Files); kept == 0 || kept == shards {
+		t.Errorf("%d of %d term shards kept: the change should change some and keep others", kept, shards)
+	}
+}
+
+// A page added to a republished site built with the earlier version's
+// order (Options.Previous, which 'tinyrag bundle' reads from the folder it
+// replaces) comes after the others: every other page keeps its ordinal,
+// the fragments of every group but the last keep their names, and the
+// term shards change only for the new page's terms. Without the earlier
+// order the page takes its place by source, and the pages after it move.
+func TestWrite_APageAddedToARepublishedSiteComesAfterTheOthers(t *testing.T) {
+	ins := corpus(200, 5)
+	a := write(t, ins, Options{})
+	var prev []string
+	for _, d := range fragmentsOf(t, a) {
+		prev = append(prev, d.f.Document.Source)
+	}
+	added := knowledge.Input{Title: "Quince jelly", Source: "docs/aaa-quince.html", Type: "html",
+		Text: "Quince jelly sets without added pectin when the quinces are picked a little underripe."}
+	grown := append(slices.Clone(ins), added)
+	if fresh := fragmentsOf(t, write(t, grown, Options{})); fresh[0].f.Document.Source != added.Source {
+		t.Fatalf("without the earlier order the new page is ordinal 0? first is %s", fresh[0].f.Document.Source)
+	}
+	b := write(t, grown, Options{Previous: prev})
+	fa, fb := fragmentsOf(t, a), fragmentsOf(t, b)
+	if len(fb) != len(fa)+1 || fb[len(fa)].f.Document.Source != added.Source {
+		t.Fatalf("the new page is not last: %d documents, last %s", len(fb), fb[len(fb)-1].f.Document.Source)
+	}
+	per := a.Manifest.Fragments.Group
+	last := (len(fa) - 1) / per
+	for o, d := range fa {
+		if fb[o].f.Document.Source != d.f.Document.Source {
+			t.Fatalf("ordinal %d was %s and is %s", o, d.f.Document.Source, fb[o].f.Document.Source)
+		}
+		if _, kept := b.Files[d.file]; kept != (o/per != last) {
+			t.Errorf("the fragment of %s (ordinal %d, the last group: %v) kept its name: %v", d.f.Document.Source, o, o/per == last, kept)
+		}
+	}
+	checkChangedShards(t, a, b, int32(len(fa)))
+}
+
+// Sources reads back a bundle folder's pages by ordinal, for the next
+// build's Options.Previous.
+func TestSources_ReadsAFoldersPagesByOrdinal(t *testing.T) {
+	out := write(t, corpus(100, 8), Options{})
+	dir := t.TempDir()
+	if err := out.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Sources(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, d := range fragmentsOf(t, out) {
+		want = append(want, d.f.Document.Source)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Sources = %v, want %v", got, want)
+	}
+	if _, err := Sources(t.TempDir()); err == nil {
+		t.Error("Sources of an empty folder: no error")
 	}
 }

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -39,6 +41,10 @@ type Options struct {
 	// MapPage is how many shards a shard map lists before it is paged
 	// (default 256, pages.go).
 	MapPage int
+	// Previous are the sources of an earlier version of the bundle, by
+	// ordinal (Sources): its pages keep their order, and new pages come
+	// after them (Order).
+	Previous []string
 }
 
 // The defaults, chosen from measurements (docs/site-knowledge.md).
@@ -58,14 +64,43 @@ type Output struct {
 	Files        map[string][]byte
 }
 
-// IndexConfig returns cfg as Write indexes with it: documents named by
-// their sources (knowledge.Config.SourceIDs), so that an edited page keeps
-// its place in the index's order and a republished bundle's other files
-// keep their bytes. An in-memory index that must rank exactly as a bundle
-// does, ties between equal scores included, is built with it too.
-func IndexConfig(cfg knowledge.Config) knowledge.Config {
-	cfg.SourceIDs = true
-	return cfg
+// Order returns the inputs in the order a bundle numbers its documents,
+// each with an id that sorts in that order (knowledge.Input.ID): the
+// pages of previous (an earlier version's sources by ordinal) that are
+// still there, in their order, then the others by source. The index
+// orders documents by id, and the order numbers documents and chunks
+// and decides ties between equal scores; a republished site whose pages
+// keep their numbers keeps the bytes of the files that do not list a
+// changed page (docs/site-knowledge.md, "Republishing"). An in-memory
+// index that must rank exactly as a bundle does, ties included, is built
+// from the inputs as Order returns them.
+func Order(ins []knowledge.Input, previous []string) []knowledge.Input {
+	place := make(map[string]int, len(previous))
+	for i, src := range previous {
+		if _, ok := place[src]; !ok {
+			place[src] = i
+		}
+	}
+	out := slices.Clone(ins)
+	slices.SortStableFunc(out, func(a, b knowledge.Input) int {
+		pa, oka := place[a.Source]
+		pb, okb := place[b.Source]
+		switch {
+		case oka && okb:
+			return cmp.Compare(pa, pb)
+		case oka != okb:
+			if oka {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Source, b.Source)
+	})
+	for i := range out {
+		sum := sha256.Sum256([]byte(out[i].Source))
+		out[i].ID = fmt.Sprintf("%08x-%s", i, hex.EncodeToString(sum[:6]))
+	}
+	return out
 }
 
 // Write indexes the inputs and lays the index out as a bundle. It refuses
@@ -90,12 +125,12 @@ func Write(ctx context.Context, ins []knowledge.Input, opt Options) (*Output, er
 	opt.MapPage = positive(opt.MapPage, mapPage)
 
 	store := knowledge.NewMemStore()
-	kb, err := knowledge.New(IndexConfig(knowledge.Config{Language: opt.Language, Store: store, Yield: func() {}}))
+	kb, err := knowledge.New(knowledge.Config{Language: opt.Language, Store: store, Yield: func() {}})
 	if err != nil {
 		return nil, fmt.Errorf("bundle: %w", err)
 	}
 	defer kb.Close()
-	if _, err := kb.AddBatch(ctx, ins, nil); err != nil {
+	if _, err := kb.AddBatch(ctx, Order(ins, opt.Previous), nil); err != nil {
 		return nil, fmt.Errorf("bundle: index documents: %w", err)
 	}
 	r, ix := kb.Ranker()
@@ -451,6 +486,52 @@ func FindManifest(dir string) (string, error) {
 		return filepath.Base(matches[0]), nil
 	}
 	return "", fmt.Errorf("bundle: %s holds %d manifests; a bundle folder holds one", dir, len(matches))
+}
+
+// Sources reads the sources of the bundle in dir by ordinal (for
+// Options.Previous): its manifest, group table and fragments, each checked.
+func Sources(dir string) ([]string, error) {
+	name, err := FindManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	read := func(name string) ([]byte, error) {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			return nil, fmt.Errorf("bundle: %w", err)
+		}
+		return data, verify(name, data)
+	}
+	data, err := read(name)
+	if err != nil {
+		return nil, err
+	}
+	m, err := ParseManifest(data)
+	if err != nil {
+		return nil, err
+	}
+	if data, err = read(m.Fragments.Table); err != nil {
+		return nil, err
+	}
+	per := m.Fragments.Group
+	groups, err := decodeGroups(data, (m.Docs+per-1)/per)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, m.Docs)
+	for o := range out {
+		file := fragmentFile(groups[o/per], o%per)
+		data, err := read(file)
+		if err != nil {
+			return nil, err
+		}
+		f, err := decodeFragment(file, data)
+		if err != nil {
+			return nil, err
+		}
+		out[o] = f.Document.Source
+	}
+	return out, nil
 }
 
 // ReadDir reads a bundle folder written by WriteDir and checks every file
