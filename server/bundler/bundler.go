@@ -28,6 +28,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	lang := fs.String("lang", "en", "analyzer language: en or de")
 	prefix := fs.String("prefix", "", "put before every page's relative path, e.g. docs/ when the pages are served under docs/ next to the app")
 	shard := fs.Int("shard-bytes", bundle.DefaultShardBytes, "size at which term shards are cut (before compression)")
+	previousDir := fs.String("previous", "", "an earlier build of this bundle, whose pages keep their numbers so that visitors fetch only what changed (default: the bundle -o replaces, if any)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tinyrag bundle -o DIR [flags] PATH...\n\nIndexes files and folders (a built site's HTML by its readable text and title)\ninto a knowledge bundle: a folder of files a browser fetches as queries need\nthem, each named by its content, with .gz and .br siblings for hosts that\nserve precompressed files. Each document is cited by its path relative to the\nfolder given, which for a site is the page's URL relative to the site.")
 		fs.PrintDefaults()
@@ -50,11 +51,15 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	// An earlier bundle in the folder gives the pages their numbers: they
-	// keep them, new pages come after, and a republished site's files that
-	// list no changed page keep their names.
+	// An earlier build gives the pages their numbers: they keep them, new
+	// pages come after, and a republished site's files that list no
+	// changed page keep their names.
 	var previous []string
-	if _, err := bundle.FindManifest(*out); err == nil {
+	if *previousDir != "" {
+		if previous, err = bundle.Sources(*previousDir); err != nil {
+			return fmt.Errorf("-previous: %w", err)
+		}
+	} else if _, err := bundle.FindManifest(*out); err == nil {
 		if previous, err = bundle.Sources(*out); err != nil {
 			fmt.Fprintf(stderr, "numbering the pages afresh: the earlier bundle in %s cannot be read (%v)\n", *out, err)
 			previous = nil

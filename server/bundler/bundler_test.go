@@ -104,4 +104,16 @@ func TestBundleCommand_KeepsTheEarlierBundlesPageOrder(t *testing.T) {
 	if got := build(); strings.Join(got, " ") != "b.html c.html d.html a.html" {
 		t.Errorf("after a page was added the order is %v, want the earlier pages first", got)
 	}
+	// Into a fresh folder, with -previous naming the earlier build.
+	fresh := filepath.Join(t.TempDir(), "kb")
+	os.WriteFile(filepath.Join(pages, "0.html"), []byte("<html><head><title>0</title></head><body><main><p>Quince paste.</p></main></body></html>"), 0o644)
+	if err := Command(context.Background(), []string{"-o", fresh, "-previous", out, pages}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := bundle.Sources(fresh); err != nil || strings.Join(got, " ") != "b.html c.html d.html a.html 0.html" {
+		t.Errorf("with -previous the order is %v (%v), want the earlier build's pages first", got, err)
+	}
+	if err := Command(context.Background(), []string{"-o", fresh, "-previous", t.TempDir(), pages}, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		t.Error("-previous naming a folder that holds no bundle: no error")
+	}
 }
