@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,18 +15,7 @@ import (
 func TestPWA_ARepublishedSiteIsStoredAgainOnlyWhereItChanged(t *testing.T) {
 	tmp := t.TempDir()
 	pages := filepath.Join(tmp, "docs")
-	if err := os.MkdirAll(pages, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	note := func(i int, word string) string {
-		return fmt.Sprintf(`<!doctype html><html lang="en"><head><title>Orchard note %d</title></head><body><main><h1>Note %d</h1><p>Row %d of the orchard was %s and watered in week %d.</p></main></body></html>`, i, i, i, word, i%50)
-	}
-	const notes = 200
-	for i := range notes {
-		if err := os.WriteFile(filepath.Join(pages, fmt.Sprintf("note-%03d.html", i)), []byte(note(i, "mulched")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeNotes(t, pages, 200)
 	bundleDir := filepath.Join(tmp, "orchard")
 	build := func() map[string]bool {
 		run(t, binPath, "bundle", "-o", bundleDir, "-title", "Orchard notes", "-prefix", "/docs/", pages)
@@ -55,7 +43,7 @@ func TestPWA_ARepublishedSiteIsStoredAgainOnlyWhereItChanged(t *testing.T) {
 	site.mu.Unlock()
 
 	// One word of one page, as long as the one it replaces.
-	if err := os.WriteFile(filepath.Join(pages, "note-123.html"), []byte(note(123, "pruned ")), 0o644); err != nil {
+	if err := os.WriteFile(notePath(pages, 123), []byte(notePage(123, "pruned ")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	after := build()

@@ -21,16 +21,7 @@ import (
 // large site's term map pages.
 func TestStaticSite_AQueryReadsOnlyItsWordsShardsAndItsHitsFragments(t *testing.T) {
 	tmp := t.TempDir()
-	notes := filepath.Join(tmp, "docs")
-	if err := os.MkdirAll(notes, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 12 {
-		body := fmt.Sprintf(`<!doctype html><html lang="en"><head><title>Orchard note %d</title></head><body><main><h1>Note %d</h1><p>Row %d of the orchard was mulched and watered in week %d.</p></main></body></html>`, i, i, i, i+10)
-		if err := os.WriteFile(filepath.Join(notes, fmt.Sprintf("note-%d.html", i)), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeNotes(t, filepath.Join(tmp, "docs"), 12)
 	pages, bundleDir := orchardBundle(t, tmp) // the orchard pages join the notes
 	site := hostSite(t, tmp, pages, bundleDir, []string{anywherePath})
 
@@ -92,5 +83,26 @@ func TestStaticSite_AQueryReadsOnlyItsWordsShardsAndItsHitsFragments(t *testing.
 	}
 	if hit := eval[string](t, b, `document.querySelector("#kb-hits .hit").textContent`); !strings.Contains(strings.ToLower(hit), "prun") {
 		t.Errorf("first hit %q, want the pruning page", hit)
+	}
+}
+
+// notePage is orchard note i, whose row was word (mulched, pruned, …).
+func notePage(i int, word string) string {
+	return fmt.Sprintf(`<!doctype html><html lang="en"><head><title>Orchard note %d</title></head><body><main><h1>Note %d</h1><p>Row %d of the orchard was %s and watered in week %d.</p></main></body></html>`, i, i, i, word, i%50)
+}
+
+// notePath is orchard note i's file in dir.
+func notePath(dir string, i int) string { return filepath.Join(dir, fmt.Sprintf("note-%03d.html", i)) }
+
+// writeNotes writes n orchard notes, mulched, into the folder dir.
+func writeNotes(t *testing.T, dir string, n int) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if err := os.WriteFile(notePath(dir, i), []byte(notePage(i, "mulched")), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -533,19 +533,18 @@ type bundleDoc struct {
 // fragmentsOf reads a bundle's fragments by ordinal, with their files.
 func fragmentsOf(t *testing.T, out *Output) []bundleDoc {
 	t.Helper()
-	per := out.Manifest.Fragments.Group
-	groups, err := decodeGroups(out.Files[out.Manifest.Fragments.Table], (out.Manifest.Docs+per-1)/per)
+	files, frags, err := readFragments(out.Manifest, func(name string) ([]byte, error) {
+		if data, ok := out.Files[name]; ok {
+			return data, verify(name, data)
+		}
+		return nil, fmt.Errorf("no file %s", name)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := make([]bundleDoc, out.Manifest.Docs)
+	docs := make([]bundleDoc, len(frags))
 	for o := range docs {
-		name := fragmentFile(groups[o/per], o%per)
-		f, err := decodeFragment(name, out.Files[name])
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs[o] = bundleDoc{name, f}
+		docs[o] = bundleDoc{files[o], frags[o]}
 	}
 	return docs
 }

@@ -32,7 +32,7 @@ import (
 //
 // A fragment's name no longer carries its own hash, so the file carries
 // it: {"sha256": first 16 hex digits of the SHA-256 of the record's bytes,
-// "record": the document and its chunks}.
+// "record": the document and its chunks} (fragmentHead).
 
 // fragmentGroup is how many documents' fragments share a group name: an
 // edited page renames this many fragments (some 100 KB of brotli for
@@ -75,11 +75,15 @@ func isFragmentFile(name string) bool {
 	return num == "0" || num[0] != '0'
 }
 
-// fragmentFileJSON is a fragment file's layout.
-type fragmentFileJSON struct {
-	SHA256 string          `json:"sha256"`
-	Record json.RawMessage `json:"record"`
-}
+// A fragment file frames its record between fragmentHead with the
+// record's hash and fragmentTail, closed by '}': JSON, and the same bytes
+// json.Marshal would give such an object. Readers split it by these bytes
+// (splitFragment; the service worker likewise, server/pwa/worker.js), so
+// the hash is of exactly the record's bytes.
+const (
+	fragmentHead = `{"sha256":"`
+	fragmentTail = `","record":`
+)
 
 // encodeFragment lays out a fragment as its file.
 func encodeFragment(f fragment) ([]byte, error) {
@@ -88,27 +92,43 @@ func encodeFragment(f fragment) ([]byte, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256(rec)
-	return json.Marshal(fragmentFileJSON{SHA256: hex.EncodeToString(sum[:])[:nameLen], Record: rec})
+	b := make([]byte, 0, len(fragmentHead)+nameLen+len(fragmentTail)+len(rec)+1)
+	b = append(b, fragmentHead...)
+	b = append(b, hex.EncodeToString(sum[:])[:nameLen]...)
+	b = append(b, fragmentTail...)
+	b = append(b, rec...)
+	return append(b, '}'), nil
 }
 
-// checkFragment returns a fragment file's record, checked against the
-// hash the file carries.
-func checkFragment(name string, data []byte) (json.RawMessage, error) {
-	var file fragmentFileJSON
-	if err := json.Unmarshal(data, &file); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrDamaged, name, err)
+// splitFragment returns the hash a fragment file carries and its record's
+// bytes.
+func splitFragment(name string, data []byte) (sum string, rec []byte, err error) {
+	n := len(fragmentHead) + nameLen
+	if len(data) < n+len(fragmentTail)+1 || string(data[:len(fragmentHead)]) != fragmentHead ||
+		string(data[n:n+len(fragmentTail)]) != fragmentTail || data[len(data)-1] != '}' {
+		return "", nil, fmt.Errorf("%w: %s is not a fragment file", ErrDamaged, name)
 	}
-	sum := sha256.Sum256(file.Record)
-	if got := hex.EncodeToString(sum[:])[:nameLen]; got != file.SHA256 {
-		return nil, fmt.Errorf("%w: %s is not the file it says it is (content %s, it says %s)", ErrDamaged, name, got, file.SHA256)
-	}
-	return file.Record, nil
+	return string(data[len(fragmentHead):n]), data[n+len(fragmentTail) : len(data)-1], nil
 }
 
-// decodeFragment reads a fragment file, checking the record against the
-// hash it carries and its chunks against its document.
+// checkFragment checks a fragment file's record against the hash the file
+// carries (verify).
+func checkFragment(name string, data []byte) error {
+	want, rec, err := splitFragment(name, data)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(rec)
+	if got := hex.EncodeToString(sum[:])[:nameLen]; got != want {
+		return fmt.Errorf("%w: %s is not the file it says it is (content %s, it says %s)", ErrDamaged, name, got, want)
+	}
+	return nil
+}
+
+// decodeFragment reads a fragment file that verify has checked, and
+// checks its chunks against its document.
 func decodeFragment(name string, data []byte) (*fragment, error) {
-	rec, err := checkFragment(name, data)
+	_, rec, err := splitFragment(name, data)
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +140,33 @@ func decodeFragment(name string, data []byte) (*fragment, error) {
 		return nil, fmt.Errorf("%w: %s has %d chunks, its document says %d", ErrDamaged, name, len(f.Chunks), f.Document.Chunks)
 	}
 	return f, nil
+}
+
+// readFragments reads a bundle's fragments by ordinal, with their files,
+// through read, which returns a file's checked bytes.
+func readFragments(m *Manifest, read func(name string) ([]byte, error)) (files []string, frags []*fragment, err error) {
+	data, err := read(m.Fragments.Table)
+	if err != nil {
+		return nil, nil, err
+	}
+	per := m.Fragments.Group
+	groups, err := decodeGroups(data, (m.Docs+per-1)/per)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", m.Fragments.Table, err)
+	}
+	for o := range m.Docs {
+		file := fragmentFile(groups[o/per], o%per)
+		data, err := read(file)
+		if err != nil {
+			return nil, nil, err
+		}
+		f, err := decodeFragment(file, data)
+		if err != nil {
+			return nil, nil, err
+		}
+		files, frags = append(files, file), append(frags, f)
+	}
+	return files, frags, nil
 }
 
 // groupName names a group by its fragment files: the first 64 bits of a

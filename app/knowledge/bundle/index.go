@@ -307,9 +307,13 @@ func (ix *Index) Preload(ctx context.Context) error {
 	if sm := ix.man.Terms; sm.Paged && len(sm.Files) <= preloadPages {
 		pages = sm.Files
 	}
+	start := ix.unread(pages)
+	if !ix.groupsRead() {
+		start = append([]string{ix.man.Fragments.Table}, start...)
+	}
 	groups := make(chan error, 1)
 	go func() { groups <- ix.loadGroups(ctx) }()
-	ix.begin(append([]string{ix.man.Fragments.Table}, ix.unread(pages)...))
+	ix.begin(start)
 	err := parallel(len(pages), func(i int) error { _, err := ix.page(ctx, pages[i]); return err })
 	return errors.Join(<-groups, err, ix.ranker.Prepare(ix))
 }
@@ -415,12 +419,16 @@ func (ix *Index) page(ctx context.Context, name string) (ShardMap, error) {
 	return m, nil
 }
 
+// groupsRead reports whether the group table is read.
+func (ix *Index) groupsRead() bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.groups != nil
+}
+
 // loadGroups reads the group table, unless it is read.
 func (ix *Index) loadGroups(ctx context.Context) error {
-	ix.mu.RLock()
-	done := ix.groups != nil
-	ix.mu.RUnlock()
-	if done {
+	if ix.groupsRead() {
 		return nil
 	}
 	name := ix.man.Fragments.Table
@@ -452,8 +460,8 @@ func (ix *Index) fragmentFile(ord uint32) string {
 }
 
 // FetchText implements rank.Fetcher: it fetches, at once, the fragments
-// of the chunks' documents (and the group table first, should a query
-// come before Preload has read it).
+// of the chunks' documents (each reads the group table first, should a
+// query come before Preload has read it).
 func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
 	var ords []uint32
 	var files []string
@@ -470,9 +478,6 @@ func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
 		if f := ix.fragmentFile(o); f != "" {
 			files = append(files, f)
 		}
-	}
-	if len(files) < len(ords) {
-		files = []string{ix.man.Fragments.Table}
 	}
 	ix.begin(files)
 	return parallel(len(ords), func(k int) error { _, err := ix.fragment(ctx, ords[k]); return err })
@@ -662,18 +667,15 @@ func mostFrequent(es []lexEntry, max int) []string {
 }
 
 // file fetches one of the bundle's files and checks it against its name
-// (a fragment, whose name is its group's, carries its own hash:
-// decodeFragment). Requests for one file at once share one fetch.
+// (verify). Requests for one file at once share one fetch.
 func (ix *Index) file(ctx context.Context, name string) ([]byte, error) {
 	return ix.files.do(name, func() ([]byte, error) {
 		data, err := ix.fetch(ctx, ix.base+name)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		if !isFragmentFile(name) {
-			if err := verify(name, data); err != nil {
-				return nil, err
-			}
+		if err := verify(name, data); err != nil {
+			return nil, err
 		}
 		return data, nil
 	})

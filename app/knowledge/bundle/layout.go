@@ -201,8 +201,7 @@ func IsContentNamed(name string) bool {
 // file its own hash says, checkFragment).
 func verify(name string, data []byte) error {
 	if isFragmentFile(name) {
-		_, err := checkFragment(name, data)
-		return err
+		return checkFragment(name, data)
 	}
 	base := path.Base(name)
 	want := strings.TrimPrefix(base, "manifest-")

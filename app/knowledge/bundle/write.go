@@ -491,16 +491,16 @@ func FindManifest(dir string) (string, error) {
 // Sources reads the sources of the bundle in dir by ordinal (for
 // Options.Previous): its manifest, group table and fragments, each checked.
 func Sources(dir string) ([]string, error) {
-	name, err := FindManifest(dir)
-	if err != nil {
-		return nil, err
-	}
 	read := func(name string) ([]byte, error) {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
 			return nil, fmt.Errorf("bundle: %w", err)
 		}
 		return data, verify(name, data)
+	}
+	name, err := FindManifest(dir)
+	if err != nil {
+		return nil, err
 	}
 	data, err := read(name)
 	if err != nil {
@@ -510,25 +510,12 @@ func Sources(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if data, err = read(m.Fragments.Table); err != nil {
-		return nil, err
-	}
-	per := m.Fragments.Group
-	groups, err := decodeGroups(data, (m.Docs+per-1)/per)
+	_, frags, err := readFragments(m, read)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, m.Docs)
-	for o := range out {
-		file := fragmentFile(groups[o/per], o%per)
-		data, err := read(file)
-		if err != nil {
-			return nil, err
-		}
-		f, err := decodeFragment(file, data)
-		if err != nil {
-			return nil, err
-		}
+	out := make([]string, len(frags))
+	for o, f := range frags {
 		out[o] = f.Document.Source
 	}
 	return out, nil
