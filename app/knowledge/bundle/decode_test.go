@@ -1,6 +1,9 @@
 package bundle
 
 import (
+	"errors"
+	"reflect"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -87,6 +90,63 @@ func TestMissing_NamesTheFirstChunkTheOtherListLacks(t *testing.T) {
 	} {
 		if got, ok := missing(tc.sub, tc.all); got != tc.want || ok != tc.missing {
 			t.Errorf("missing(%v, %v) = %d, %v; want %d, %v", tc.sub, tc.all, got, ok, tc.want, tc.missing)
+		}
+	}
+}
+
+// A term shard gives back every posting and figure it was written with,
+// including a document's chunks in the index's order (its ids sort its
+// chunk 10 before its chunk 2), and refuses one cut short or with a
+// posting's document beyond the bundle's.
+func TestTermShard_DecodesWhatWasWritten(t *testing.T) {
+	const chunks, docs = 40, 6
+	tps := []termPostings{
+		{term: "alpha",
+			body: postingList{docs: []uint32{0, 1, 2, 3, 4, 9}, freqs: []uint32{1, 2, 1, 1, 3, 1}, lens: []uint32{80, 200, 199, 150, 7, 300},
+				ord: []int32{0, 0, 0, 0, 0, 2}, n: []int32{0, 1, 10, 11, 2, 0}, docLen: []uint32{900, 900, 900, 900, 900, 300}, repeats: []int32{4, 4, 4, 4, 4, 0}},
+			title: postingList{docs: []uint32{0, 9}, freqs: []uint32{1, 1}, lens: []uint32{3, 5}}},
+		{term: "alphabet",
+			body: postingList{docs: []uint32{39}, freqs: []uint32{5}, lens: []uint32{1 << 20},
+				ord: []int32{5}, n: []int32{7}, docLen: []uint32{1 << 30}, repeats: []int32{0}}},
+		{term: "beta",
+			body: postingList{docs: []uint32{5, 12}, freqs: []uint32{1, 1}, lens: []uint32{10, 10},
+				ord: []int32{1, 3}, n: []int32{0, 0}, docLen: []uint32{10, 10}, repeats: []int32{0, 0}}},
+	}
+	data := encodeTermShard(tps)
+	got, err := decodeTermShard(data, chunks, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm := func(p postingList) postingList {
+		for _, s := range []*[]uint32{&p.docs, &p.freqs, &p.lens, &p.docLen} {
+			if len(*s) == 0 {
+				*s = nil
+			}
+		}
+		for _, s := range []*[]int32{&p.ord, &p.n, &p.repeats} {
+			if len(*s) == 0 {
+				*s = nil
+			}
+		}
+		return p
+	}
+	for i := range tps {
+		if got[i].term != tps[i].term || !reflect.DeepEqual(norm(got[i].body), norm(tps[i].body)) || !reflect.DeepEqual(norm(got[i].title), norm(tps[i].title)) {
+			t.Errorf("term %d: got %+v, want %+v", i, got[i], tps[i])
+		}
+	}
+	for _, tc := range []struct {
+		name         string
+		data         []byte
+		chunks, docs int
+	}{
+		{"cut short", data[:len(data)-1], chunks, docs},
+		{"a byte too many", append(slices.Clone(data), 0), chunks, docs},
+		{"a document beyond the bundle's", data, chunks, 5},
+		{"a chunk beyond the bundle's", data, 39, docs},
+	} {
+		if _, err := decodeTermShard(tc.data, tc.chunks, tc.docs); !errors.Is(err, ErrDamaged) {
+			t.Errorf("%s: %v, want ErrDamaged", tc.name, err)
 		}
 	}
 }

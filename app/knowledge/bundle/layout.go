@@ -50,7 +50,7 @@ import (
 // Format and Version name the layout; a reader refuses any other.
 const (
 	Format  = "tinyrag-bundle"
-	Version = 5
+	Version = 6
 )
 
 // Manifest is a bundle's manifest-<hash>.json.

@@ -7,34 +7,49 @@ import (
 
 // A term shard holds a range of terms, in byte order, each with its
 // postings in the body and title fields, and with each posting what
-// ranking reads of its chunk (format version 4):
+// ranking reads of its chunk (format version 6):
 //
 //	uvarint terms
-//	per term:
-//	  uvarint shared, uvarint n, n bytes   the term, front-coded
-//	  uvarint postings, then per posting:  body
-//	    uvarint chunk − previous chunk, uvarint frequency,
-//	    uvarint the chunk's body length,
-//	    uvarint document ordinal − the previous posting's (the first's
-//	      as it is), uvarint the chunk's number in its document,
-//	    when the document differs from the previous posting's (or it is
-//	      the first): uvarint the document's length, uvarint how many of
-//	      its chunks repeat its title beyond the first
-//	  uvarint postings, then per posting:  title
-//	    uvarint chunk − previous chunk, uvarint frequency,
-//	    uvarint the title's length
+//	per term: uvarint shared, uvarint n, n bytes   the term, front-coded
+//	          uvarint body postings, uvarint title postings
+//	then one column after another, each running through all the
+//	shard's terms in order:
+//	  per body posting:  uvarint document ordinal − the previous posting's
+//	                     (the term's first: as it is)
+//	  per body posting that starts a document (the term's first, and
+//	  each whose difference above is not 0), four columns:
+//	                     uvarint chunk − the previous posting's (the
+//	                     first: as it is); uvarint the chunk's number in
+//	                     its document; uvarint the document's length;
+//	                     uvarint how many of its chunks repeat its title
+//	                     beyond the first
+//	  per body posting that continues a document, two columns:
+//	                     uvarint chunk − the previous posting's − 1;
+//	                     the chunk's number in its document less what
+//	                     the previous posting's number and the rise in
+//	                     chunk make, zigzag-coded (almost always 0)
+//	  per body posting:  uvarint frequency
+//	  per body posting:  uvarint the chunk's body length
+//	  per title posting, three columns: uvarint chunk − the previous
+//	                     title posting's; uvarint frequency; uvarint the
+//	                     title's length
 //
 // Chunk numbers are the in-memory index's, segment after segment, which
-// keeps a document's chunks together and in the index's order (it decides
-// ties between them). A title's chunk is always among the term's body
-// postings too (every chunk's body starts with its document's title), so
-// its document comes from there.
+// keeps a document's chunks together and in the index's order (it
+// decides ties between them): by their ids, in which a document's chunk
+// 10 sorts before its chunk 2, hence the correction to the number. A
+// title's chunk is always among the term's body postings too (every
+// chunk's body starts with its document's title), so its document comes
+// from there.
 //
 // Why the figures ride with the postings: a query's ranking reads them
 // only for the chunks its terms' postings name, and a site's figures for
 // every chunk (format version 3's figure shards, 470 KB for the 50k-page
 // bench site) grew every first query's download with the site, not with
-// the query (docs/site-knowledge.md).
+// the query (docs/site-knowledge.md). Why columns: alike numbers side by
+// side compress better; version 5 wrote each posting's numbers together,
+// and the same postings in columns, without the numbers a continuing
+// posting repeats, are smaller as brotli (docs/site-knowledge.md).
 
 // termPostings are a term's postings in both fields.
 type termPostings struct {
@@ -67,36 +82,110 @@ func appendTerm(b []byte, prev, term string) []byte {
 	return append(b, term[shared:]...)
 }
 
-// encodeTerm appends one term's entry.
-func encodeTerm(b []byte, prev string, tp *termPostings) []byte {
-	b = appendTerm(b, prev, tp.term)
-	p := tp.body
-	b = appendUvarint(b, uint64(len(p.docs)))
-	var prevChunk uint32
-	prevOrd := int32(-1)
-	for i, c := range p.docs {
-		b = appendUvarint(b, uint64(c-prevChunk))
-		b = appendUvarint(b, uint64(p.freqs[i]))
-		b = appendUvarint(b, uint64(p.lens[i]))
-		o := p.ord[i]
-		b = appendUvarint(b, uint64(o-max(prevOrd, 0)))
-		b = appendUvarint(b, uint64(p.n[i]))
-		if o != prevOrd {
-			b = appendUvarint(b, uint64(p.docLen[i]))
-			b = appendUvarint(b, uint64(p.repeats[i]))
+// The columns of a term shard, in the order they are written.
+const (
+	colOrd = iota
+	colChunk
+	colNum
+	colDocLen
+	colRepeats
+	colNext
+	colNextNum
+	colFreq
+	colLen
+	colTitleChunk
+	colTitleFreq
+	colTitleLen
+	nColumns
+)
+
+// shardColumns collects terms' entries: the dictionary and the columns
+// that follow it.
+type shardColumns struct {
+	terms int
+	prev  string
+	dict  []byte
+	cols  [nColumns][]byte
+}
+
+// add appends one term's entry.
+func (c *shardColumns) add(tp *termPostings) {
+	c.dict = appendTerm(c.dict, c.prev, tp.term)
+	c.dict = appendUvarint(c.dict, uint64(len(tp.body.docs)))
+	c.dict = appendUvarint(c.dict, uint64(len(tp.title.docs)))
+	c.prev = tp.term
+	c.terms++
+	put := func(col int, v uint32) { c.cols[col] = appendUvarint(c.cols[col], uint64(v)) }
+	p := &tp.body
+	for i, ch := range p.docs {
+		if i == 0 {
+			put(colOrd, uint32(p.ord[i]))
+		} else {
+			put(colOrd, uint32(p.ord[i]-p.ord[i-1]))
 		}
-		prevChunk, prevOrd = c, o
+		switch {
+		case i == 0:
+			put(colChunk, ch)
+		case p.ord[i] != p.ord[i-1]:
+			put(colChunk, ch-p.docs[i-1])
+		default:
+			step := ch - p.docs[i-1]
+			put(colNext, step-1)
+			skew := int64(p.n[i]) - int64(p.n[i-1]) - int64(step)
+			c.cols[colNextNum] = appendUvarint(c.cols[colNextNum], uint64(skew<<1^skew>>63))
+		}
+		if i == 0 || p.ord[i] != p.ord[i-1] {
+			put(colNum, uint32(p.n[i]))
+			put(colDocLen, p.docLen[i])
+			put(colRepeats, uint32(p.repeats[i]))
+		}
+		put(colFreq, p.freqs[i])
+		put(colLen, p.lens[i])
 	}
-	p = tp.title
-	b = appendUvarint(b, uint64(len(p.docs)))
-	prevChunk = 0
-	for i, c := range p.docs {
-		b = appendUvarint(b, uint64(c-prevChunk))
-		b = appendUvarint(b, uint64(p.freqs[i]))
-		b = appendUvarint(b, uint64(p.lens[i]))
-		prevChunk = c
+	p = &tp.title
+	var prev uint32
+	for i, ch := range p.docs {
+		put(colTitleChunk, ch-prev)
+		put(colTitleFreq, p.freqs[i])
+		put(colTitleLen, p.lens[i])
+		prev = ch
+	}
+}
+
+// size is how many bytes the shard takes so far.
+func (c *shardColumns) size() int {
+	n := len(appendUvarint(nil, uint64(c.terms))) + len(c.dict)
+	for _, col := range c.cols {
+		n += len(col)
+	}
+	return n
+}
+
+// bytes returns the shard.
+func (c *shardColumns) bytes() []byte {
+	b := make([]byte, 0, c.size())
+	b = appendUvarint(b, uint64(c.terms))
+	b = append(b, c.dict...)
+	for _, col := range c.cols {
+		b = append(b, col...)
 	}
 	return b
+}
+
+// encodeTermShard returns the shard of tps, which are in byte order.
+func encodeTermShard(tps []termPostings) []byte {
+	var c shardColumns
+	for i := range tps {
+		c.add(&tps[i])
+	}
+	return c.bytes()
+}
+
+// termSize is about how many bytes tp takes in a term shard.
+func termSize(tp *termPostings) int {
+	var c shardColumns
+	c.add(tp)
+	return c.size() - 1
 }
 
 // decoder reads uvarints and front-coded terms, remembering the first
@@ -156,18 +245,136 @@ func (d *decoder) term(prev string) string {
 // of range.
 func decodeTermShard(data []byte, chunks, docs int) ([]termPostings, error) {
 	d := &decoder{b: data}
-	n := d.count(4)
+	n := d.count(6)
 	out := make([]termPostings, 0, n)
 	prev := ""
+	var bodies, titles int
 	for i := 0; i < n && d.err == nil; i++ {
 		tp := termPostings{term: d.term(prev)}
 		if i > 0 && tp.term <= prev && d.err == nil {
 			d.err = fmt.Errorf("%w: terms out of order", ErrDamaged)
 		}
 		prev = tp.term
-		tp.body = d.bodyPostings(chunks, docs)
-		tp.title = d.titlePostings(chunks, tp.body.docs)
+		// A body posting takes at least four bytes of the columns, a
+		// title posting three: the counts cannot ask for more.
+		b, t := d.count(4), d.count(3)
+		bodies, titles = bodies+b, titles+t
+		if bodies*4+titles*3 > len(d.b) && d.err == nil {
+			d.err = fmt.Errorf("%w: more postings than bytes", ErrDamaged)
+		}
+		if d.err != nil {
+			break
+		}
+		tp.body.docs = make([]uint32, b)
+		tp.title.docs = make([]uint32, t)
 		out = append(out, tp)
+	}
+	if d.err == nil && bodies*4+titles*3 > len(d.b) {
+		d.err = fmt.Errorf("%w: more postings than bytes", ErrDamaged)
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	// Each column runs through every term; the body's numbers first go
+	// into flat tables, each term's postings a slice of them.
+	ord := make([]int32, bodies)
+	start := make([]bool, bodies)
+	starts := 0
+	k := 0
+	for _, tp := range out {
+		for j := range tp.body.docs {
+			delta := int64(d.u32(uint64(docs)))
+			if j > 0 {
+				delta += int64(ord[k-1])
+			}
+			if delta >= int64(docs) && d.err == nil {
+				d.err = fmt.Errorf("%w: document %d of %d", ErrDamaged, delta, docs)
+			}
+			ord[k] = int32(delta)
+			start[k] = j == 0 || ord[k] != ord[k-1]
+			if start[k] {
+				starts++
+			}
+			k++
+		}
+	}
+	column := func(count int, limit uint64) []uint32 {
+		col := make([]uint32, count)
+		for i := range col {
+			col[i] = d.u32(limit)
+		}
+		return col
+	}
+	startChunk := column(starts, uint64(chunks))
+	startNum := column(starts, uint64(chunks))
+	startDocLen := column(starts, 1<<32-1)
+	startRepeats := column(starts, uint64(chunks))
+	next := column(bodies-starts, uint64(chunks))
+	skews := column(bodies-starts, 2*uint64(chunks))
+	freqs := column(bodies, 1<<32-1)
+	lens := column(bodies, 1<<32-1)
+	if d.err != nil {
+		return nil, d.err
+	}
+	num := make([]int32, bodies)
+	docLen := make([]uint32, bodies)
+	repeats := make([]int32, bodies)
+	k, s := 0, 0
+	for i := range out {
+		p := &out[i].body
+		lo := k
+		var c, n uint64
+		for j := range p.docs {
+			if start[k] {
+				if delta := uint64(startChunk[s]); j > 0 && delta == 0 && d.err == nil {
+					d.err = fmt.Errorf("%w: a chunk listed twice", ErrDamaged)
+				}
+				c += uint64(startChunk[s])
+				n = uint64(startNum[s])
+				docLen[k], repeats[k] = startDocLen[s], int32(startRepeats[s])
+				s++
+			} else {
+				step := uint64(next[k-s]) + 1
+				skew := int64(skews[k-s]>>1) ^ -int64(skews[k-s]&1)
+				c, n = c+step, uint64(int64(n)+int64(step)+skew)
+				docLen[k], repeats[k] = docLen[k-1], repeats[k-1]
+			}
+			if c >= uint64(chunks) && d.err == nil {
+				d.err = fmt.Errorf("%w: chunk %d of %d", ErrDamaged, c, chunks)
+			}
+			if n >= uint64(chunks) && d.err == nil {
+				d.err = fmt.Errorf("%w: chunk number %d in a document, of %d chunks", ErrDamaged, n, chunks)
+			}
+			p.docs[j], num[k] = uint32(c), int32(n)
+			k++
+		}
+		p.ord, p.n = ord[lo:k:k], num[lo:k:k]
+		p.docLen, p.repeats = docLen[lo:k:k], repeats[lo:k:k]
+		p.freqs, p.lens = freqs[lo:k:k], lens[lo:k:k]
+	}
+	titleChunks := column(titles, uint64(chunks))
+	titleFreqs := column(titles, 1<<32-1)
+	titleLens := column(titles, 1<<32-1)
+	k = 0
+	for i := range out {
+		p := &out[i].title
+		lo := k
+		var c uint64
+		for j := range p.docs {
+			if delta := uint64(titleChunks[k]); j > 0 && delta == 0 && d.err == nil {
+				d.err = fmt.Errorf("%w: a chunk listed twice", ErrDamaged)
+			}
+			c += uint64(titleChunks[k])
+			if c >= uint64(chunks) && d.err == nil {
+				d.err = fmt.Errorf("%w: chunk %d of %d", ErrDamaged, c, chunks)
+			}
+			p.docs[j] = uint32(c)
+			k++
+		}
+		p.freqs, p.lens = titleFreqs[lo:k:k], titleLens[lo:k:k]
+		if c, ok := missing(p.docs, out[i].body.docs); ok && d.err == nil {
+			d.err = fmt.Errorf("%w: title chunk %d is not among the term's body postings", ErrDamaged, c)
+		}
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = fmt.Errorf("%w: %d bytes after the last term", ErrDamaged, len(d.b))
@@ -176,67 +383,6 @@ func decodeTermShard(data []byte, chunks, docs int) ([]termPostings, error) {
 		return nil, d.err
 	}
 	return out, nil
-}
-
-// chunk reads the next chunk number of a list: rising, below chunks.
-func (d *decoder) chunk(c *uint64, first bool, chunks int) uint32 {
-	delta := d.uvarint()
-	if !first && delta == 0 && d.err == nil {
-		d.err = fmt.Errorf("%w: a chunk listed twice", ErrDamaged)
-	}
-	*c += delta
-	if *c >= uint64(chunks) && d.err == nil {
-		d.err = fmt.Errorf("%w: chunk %d of %d", ErrDamaged, *c, chunks)
-	}
-	return uint32(*c)
-}
-
-// bodyPostings reads a term's body postings and their chunks' figures.
-func (d *decoder) bodyPostings(chunks, docs int) postingList {
-	n := d.count(5)
-	p := postingList{docs: make([]uint32, 0, n), freqs: make([]uint32, 0, n), lens: make([]uint32, 0, n),
-		ord: make([]int32, 0, n), n: make([]int32, 0, n), docLen: make([]uint32, 0, n), repeats: make([]int32, 0, n)}
-	var c uint64
-	o := int64(-1)
-	var docLen uint32
-	var repeats int32
-	for j := 0; j < n && d.err == nil; j++ {
-		p.docs = append(p.docs, d.chunk(&c, j == 0, chunks))
-		p.freqs = append(p.freqs, d.u32(1<<32-1))
-		p.lens = append(p.lens, d.u32(1<<32-1))
-		delta := int64(d.u32(uint64(docs)))
-		next := max(o, 0) + delta
-		if next >= int64(docs) && d.err == nil {
-			d.err = fmt.Errorf("%w: document %d of %d", ErrDamaged, next, docs)
-		}
-		num := int32(d.u32(uint64(chunks)))
-		if next != o {
-			docLen, repeats = d.u32(1<<32-1), int32(d.u32(uint64(chunks)))
-		}
-		o = next
-		p.ord = append(p.ord, int32(o))
-		p.n = append(p.n, num)
-		p.docLen = append(p.docLen, docLen)
-		p.repeats = append(p.repeats, repeats)
-	}
-	return p
-}
-
-// titlePostings reads a term's title postings, each of whose chunks must
-// be among its body postings (body), where its figures are.
-func (d *decoder) titlePostings(chunks int, body []uint32) postingList {
-	n := d.count(3)
-	p := postingList{docs: make([]uint32, 0, n), freqs: make([]uint32, 0, n), lens: make([]uint32, 0, n)}
-	var c uint64
-	for j := 0; j < n && d.err == nil; j++ {
-		p.docs = append(p.docs, d.chunk(&c, j == 0, chunks))
-		p.freqs = append(p.freqs, d.u32(1<<32-1))
-		p.lens = append(p.lens, d.u32(1<<32-1))
-	}
-	if c, ok := missing(p.docs, body); ok && d.err == nil {
-		d.err = fmt.Errorf("%w: title chunk %d is not among the term's body postings", ErrDamaged, c)
-	}
-	return p
 }
 
 // missing returns the first of the rising chunk numbers sub that the

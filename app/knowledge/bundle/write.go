@@ -240,7 +240,12 @@ func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output,
 	sort.Strings(terms)
 	terms = compact(terms)
 
-	shards := shardWriter{dir: "t", cut: opt.ShardBytes, out: out}
+	var shard shardColumns
+	shards := shardWriter{dir: "t", cut: opt.ShardBytes, out: out, encode: func() []byte {
+		b := shard.bytes()
+		shard = shardColumns{}
+		return b
+	}}
 	var lex []lexEntry
 	for _, term := range terms {
 		tp := termPostings{term: term}
@@ -269,7 +274,8 @@ func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output,
 			m.Common = append(m.Common, term)
 		}
 		lex = append(lex, lexEntry{term, uint32(df)})
-		shards.add(term, func(b []byte, prev string) []byte { return encodeTerm(b, prev, &tp) })
+		shards.add(term, termSize(&tp))
+		shard.add(&tp)
 	}
 	m.Terms = paginate(shards.done(), opt.MapPage, out)
 	m.Lexicon = paginate(writeLexicon("x", lex, opt.LexiconBytes, out), opt.MapPage, out)
@@ -332,45 +338,43 @@ func compact(s []string) []string {
 	return out
 }
 
-// shardWriter cuts a sorted run of terms into shards of about cut bytes.
+// shardWriter cuts a sorted run of entries into shards of about cut
+// bytes; encode returns the entries given since the last shard as a
+// shard, and forgets them.
 type shardWriter struct {
-	dir   string
-	cut   int
-	out   *Output
-	m     ShardMap
-	buf   []byte // the current shard's entries
-	n     int    // its terms
-	first string
-	prev  string
+	dir    string
+	cut    int
+	out    *Output
+	encode func() []byte
+	m      ShardMap
+	size   int // the current shard's entries' bytes
+	n      int // its entries
+	first  string
 }
 
-// add appends one term's entry, made by enc; an entry that would take the
-// shard past its size starts a new one.
-func (w *shardWriter) add(term string, enc func(b []byte, prev string) []byte) {
-	entry := enc(nil, w.prev)
-	if w.n > 0 && len(w.buf)+len(entry) > w.cut {
+// add counts an entry of size bytes that the caller gives encode next;
+// an entry that would take the shard past its size starts a new one.
+func (w *shardWriter) add(term string, size int) {
+	if w.n > 0 && w.size+size > w.cut {
 		w.flush()
-		entry = enc(nil, "")
 	}
 	if w.n == 0 {
 		w.first = term
 	}
-	w.buf = append(w.buf, entry...)
+	w.size += size
 	w.n++
-	w.prev = term
 }
 
 func (w *shardWriter) flush() {
 	if w.n == 0 {
 		return
 	}
-	data := appendUvarint(nil, uint64(w.n))
-	data = append(data, w.buf...)
+	data := w.encode()
 	name := contentName(w.dir, data, ".bin")
 	w.out.Files[name] = data
 	w.m.First = append(w.m.First, w.first)
 	w.m.Files = append(w.m.Files, name)
-	w.buf, w.n, w.prev = w.buf[:0], 0, ""
+	w.size, w.n = 0, 0
 }
 
 func (w *shardWriter) done() ShardMap {
@@ -383,13 +387,17 @@ func (w *shardWriter) done() ShardMap {
 
 // writeLexicon writes entries, sorted, as shards in dir.
 func writeLexicon(dir string, entries []lexEntry, cut int, out *Output) ShardMap {
-	w := shardWriter{dir: dir, cut: cut, out: out}
+	var shard []lexEntry
+	w := shardWriter{dir: dir, cut: cut, out: out, encode: func() []byte {
+		b := encodeLexicon(nil, shard)
+		shard = shard[:0]
+		return b
+	}}
+	prev := ""
 	for _, e := range entries {
-		e := e
-		w.add(e.term, func(b []byte, prev string) []byte {
-			b = appendTerm(b, prev, e.term)
-			return appendUvarint(b, uint64(e.df))
-		})
+		w.add(e.term, len(appendUvarint(appendTerm(nil, prev, e.term), uint64(e.df))))
+		shard = append(shard, e)
+		prev = e.term
 	}
 	return w.done()
 }
