@@ -27,7 +27,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	title := fs.String("title", "", "the bundle's name in the knowledge panel (default: the folder's name)")
 	lang := fs.String("lang", "en", "analyzer language: en or de")
 	prefix := fs.String("prefix", "", "put before every page's relative path, e.g. docs/ when the pages are served under docs/ next to the app")
-	shard := fs.Int("shard-bytes", bundle.DefaultShardBytes, "size at which term shards are cut (before compression)")
+	shard := fs.Int("shard-bytes", 0, "size at which term shards are cut (before compression); 0: 4 KB, doubled until the term map is small enough for the app to read while it starts")
 	previousDir := fs.String("previous", "", "an earlier build of this bundle, whose pages keep their numbers so that visitors fetch only what changed (default: the bundle -o replaces, if any)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tinyrag bundle -o DIR [flags] PATH...\n\nIndexes files and folders (a built site's HTML by its readable text and title)\ninto a knowledge bundle: a folder of files a browser fetches as queries need\nthem, each named by its content, with .gz and .br siblings for hosts that\nserve precompressed files. Each document is cited by its path relative to the\nfolder given, which for a site is the page's URL relative to the site.")

@@ -60,7 +60,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	formula := fs.String("bm25", "lucene", "BM25 formula: lucene (Robertson's, k1 1.2, b 0.75), anserini (Robertson's, k1 0.9, b 0.4) or bleve (bleve's own)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of indexing and querying to this file")
 	checkBundle := fs.Bool("check-bundle", false, "also write each collection as a site bundle, check that it ranks every query's top 10 exactly as the in-memory index does (default ranking only) and print what a query fetches")
-	shardBytes := fs.Int("shard-bytes", bundle.DefaultShardBytes, "with --check-bundle: the bundle's term shard size")
+	shardBytes := fs.Int("shard-bytes", 0, "with --check-bundle: the bundle's term shard size (0: as tinyrag bundle chooses)")
 	// Flags may follow the directories too.
 	var dirs []string
 	for rest := args; ; rest = fs.Args()[1:] {

@@ -144,6 +144,7 @@ func TestBundle_RanksExactlyAsTheInMemoryIndex(t *testing.T) {
 	}{
 		{"default shards", Options{}, false},
 		{"tiny shards, paged maps", Options{ShardBytes: 300, LexiconBytes: 100, MapPage: 4}, true},
+		{"default shards grown to fit a map of one-shard pages", Options{LexiconBytes: 100, MapPage: 1}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := write(t, ins, tt.opt)
@@ -660,5 +661,29 @@ func TestSources_ReadsAFoldersPagesByOrdinal(t *testing.T) {
 	}
 	if _, err := Sources(t.TempDir()); err == nil {
 		t.Error("Sources of an empty folder: no error")
+	}
+}
+
+// A site's term shards grow, by default, until its term map has no more
+// pages than the app reads while it starts (preloadPages), so that a
+// large site's queries wait for no map page; a size given is kept.
+func TestWrite_ShardsGrowUntilTheMapIsOneTheAppReadsAtStart(t *testing.T) {
+	ins := corpus(300, 11)
+	fixed, err := Write(ctx, ins, Options{ShardBytes: DefaultShardBytes, MapPage: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(fixed.Manifest.Terms.Files); n <= preloadPages {
+		t.Fatalf("the corpus has %d shards of %d bytes: too few to test with", n, DefaultShardBytes)
+	}
+	grown, err := Write(ctx, ins, Options{MapPage: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(grown.Manifest.Terms.Files); n > preloadPages || n < preloadPages/4 {
+		t.Errorf("default shards: a map of %d pages, want at most %d and not far fewer (the cut doubles)", n, preloadPages)
+	}
+	if !reflect.DeepEqual(grown.Manifest.Common, fixed.Manifest.Common) || len(grown.Manifest.Common) == 0 {
+		t.Errorf("common terms %v, with fixed shards %v", grown.Manifest.Common, fixed.Manifest.Common)
 	}
 }

@@ -283,9 +283,10 @@ const smallPages = 8
 // preloadPages is how many map pages a term map may have for Preload to
 // read them all: every query reads a few of them, a round of requests
 // before its term shards, and up to this many are some 120 KB as brotli
-// (3.7 KB a page on the 50k bench site, whose 33 pages cover 7,827 term
-// shards: one page too many). A larger map's pages are left to the
-// queries. The page's site-prefetch.js fetches as many.
+// (3.7 KB a page on the 50k bench site). Write cuts a large site's term
+// shards larger until its map has no more pages; a larger map's pages
+// (a bundle cut with a size given) are left to the queries. The page's
+// site-prefetch.js fetches as many.
 const preloadPages = 32
 
 // Small reports whether the bundle's term map is small enough for the

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,8 +33,11 @@ type Options struct {
 	// republished site's visitors would fetch them all again.
 	Now func() time.Time
 	// ShardBytes is the size at which a term shard is cut, in encoded
-	// bytes before compression (default DefaultShardBytes). A term whose
-	// postings are larger gets a shard of its own.
+	// bytes before compression. A term whose postings are larger gets a
+	// shard of its own. By default it is DefaultShardBytes, doubled
+	// until the term map has at most preloadPages pages, the most the
+	// app reads while it starts (index.go): a large site's queries then
+	// need no round of map pages before their term shards.
 	ShardBytes int
 	// LexiconBytes is the same for lexicon and suffix shards (default
 	// DefaultLexiconBytes).
@@ -120,7 +124,6 @@ func Write(ctx context.Context, ins []knowledge.Input, opt Options) (*Output, er
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	opt.ShardBytes = positive(opt.ShardBytes, DefaultShardBytes)
 	opt.LexiconBytes = positive(opt.LexiconBytes, DefaultLexiconBytes)
 	opt.MapPage = positive(opt.MapPage, mapPage)
 
@@ -240,8 +243,42 @@ func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output,
 	sort.Strings(terms)
 	terms = compact(terms)
 
+	// Cut the term shards; a default cut doubles until the map fits
+	// what the app reads while it starts.
+	cut := positive(opt.ShardBytes, DefaultShardBytes)
+	var shards *Output
+	var sm ShardMap
+	var lex []lexEntry
+	for {
+		shards = &Output{Files: map[string][]byte{}}
+		m.Common = m.Common[:0]
+		if sm, lex, err = writeTermShards(segs, terms, body, title, desc, m, cut, shards); err != nil {
+			return err
+		}
+		pages := (len(sm.Files) + opt.MapPage - 1) / opt.MapPage
+		if opt.ShardBytes > 0 || len(sm.Files) <= opt.MapPage || pages <= preloadPages {
+			break
+		}
+		cut *= 2
+	}
+	maps.Copy(out.Files, shards.Files)
+	m.Terms = paginate(sm, opt.MapPage, out)
+	m.Lexicon = paginate(writeLexicon("x", lex, opt.LexiconBytes, out), opt.MapPage, out)
+	rev := make([]lexEntry, len(lex))
+	for i, e := range lex {
+		rev[i] = lexEntry{reverse(e.term), e.df}
+	}
+	sort.Slice(rev, func(i, j int) bool { return rev[i].term < rev[j].term })
+	m.Suffixes = paginate(writeLexicon("s", rev, opt.LexiconBytes, out), opt.MapPage, out)
+	return nil
+}
+
+// writeTermShards writes the term shards of terms, cut at about cut
+// bytes, into out; it returns their map, the lexicon's entries, and
+// notes the terms too common for feedback in m.
+func writeTermShards(segs []flatSegment, terms []string, body, title []uint32, desc *rank.Description, m *Manifest, cut int, out *Output) (ShardMap, []lexEntry, error) {
 	var shard shardColumns
-	shards := shardWriter{dir: "t", cut: opt.ShardBytes, out: out, encode: func() []byte {
+	shards := shardWriter{dir: "t", cut: cut, out: out, encode: func() []byte {
 		b := shard.bytes()
 		shard = shardColumns{}
 		return b
@@ -267,7 +304,7 @@ func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output,
 		}
 		// A reader takes a title chunk's figures from the body postings.
 		if c, ok := missing(tp.title.docs, tp.body.docs); ok {
-			return fmt.Errorf("bundle: the term %q is in chunk %d's title but not in its body", tp.term, c)
+			return ShardMap{}, nil, fmt.Errorf("bundle: the term %q is in chunk %d's title but not in its body", tp.term, c)
 		}
 		df := len(tp.body.docs)
 		if rank.CommonTerm(df, len(desc.Ord)) {
@@ -277,15 +314,7 @@ func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output,
 		shards.add(term, termSize(&tp))
 		shard.add(&tp)
 	}
-	m.Terms = paginate(shards.done(), opt.MapPage, out)
-	m.Lexicon = paginate(writeLexicon("x", lex, opt.LexiconBytes, out), opt.MapPage, out)
-	rev := make([]lexEntry, len(lex))
-	for i, e := range lex {
-		rev[i] = lexEntry{reverse(e.term), e.df}
-	}
-	sort.Slice(rev, func(i, j int) bool { return rev[i].term < rev[j].term })
-	m.Suffixes = paginate(writeLexicon("s", rev, opt.LexiconBytes, out), opt.MapPage, out)
-	return nil
+	return shards.done(), lex, nil
 }
 
 // flatSegment is one segment of the in-memory index and the number of its
