@@ -220,6 +220,37 @@ func (d *decoder) u32(limit uint64) uint32 {
 	return uint32(v)
 }
 
+// column reads count uvarints, each at most limit. It is the bulk of a
+// term shard's decoding, so one-byte numbers take a short path.
+func (d *decoder) column(count int, limit uint64) []uint32 {
+	col := make([]uint32, count)
+	if d.err != nil {
+		return col
+	}
+	b := d.b
+	i := 0
+	for k := range col {
+		if i < len(b) && b[i] < 0x80 && uint64(b[i]) <= limit {
+			col[k] = uint32(b[i])
+			i++
+			continue
+		}
+		v, n := binary.Uvarint(b[i:])
+		if n <= 0 {
+			d.err = fmt.Errorf("%w: a number runs past the end", ErrDamaged)
+			return col
+		}
+		if v > limit {
+			d.err = fmt.Errorf("%w: %d is out of range (at most %d)", ErrDamaged, v, limit)
+			return col
+		}
+		col[k] = uint32(v)
+		i += n
+	}
+	d.b = b[i:]
+	return col
+}
+
 // count reads a count of items taking at least minBytes each.
 func (d *decoder) count(minBytes int) int {
 	return int(d.u32(uint64(len(d.b) / minBytes)))
@@ -277,20 +308,21 @@ func decodeTermShard(data []byte, chunks, docs int) ([]termPostings, error) {
 	}
 	// Each column runs through every term; the body's numbers first go
 	// into flat tables, each term's postings a slice of them.
+	ordDelta := d.column(bodies, uint64(docs))
 	ord := make([]int32, bodies)
 	start := make([]bool, bodies)
 	starts := 0
 	k := 0
 	for _, tp := range out {
 		for j := range tp.body.docs {
-			delta := int64(d.u32(uint64(docs)))
+			o := int64(ordDelta[k])
 			if j > 0 {
-				delta += int64(ord[k-1])
+				o += int64(ord[k-1])
 			}
-			if delta >= int64(docs) && d.err == nil {
-				d.err = fmt.Errorf("%w: document %d of %d", ErrDamaged, delta, docs)
+			if o >= int64(docs) && d.err == nil {
+				d.err = fmt.Errorf("%w: document %d of %d", ErrDamaged, o, docs)
 			}
-			ord[k] = int32(delta)
+			ord[k] = int32(o)
 			start[k] = j == 0 || ord[k] != ord[k-1]
 			if start[k] {
 				starts++
@@ -298,13 +330,7 @@ func decodeTermShard(data []byte, chunks, docs int) ([]termPostings, error) {
 			k++
 		}
 	}
-	column := func(count int, limit uint64) []uint32 {
-		col := make([]uint32, count)
-		for i := range col {
-			col[i] = d.u32(limit)
-		}
-		return col
-	}
+	column := d.column
 	startChunk := column(starts, uint64(chunks))
 	startNum := column(starts, uint64(chunks))
 	startDocLen := column(starts, 1<<32-1)
