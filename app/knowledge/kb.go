@@ -128,7 +128,7 @@ func New(cfg Config) (*KB, error) {
 		cfg.Now = time.Now
 	}
 	if cfg.Yield == nil {
-		cfg.Yield = defaultYield
+		cfg.Yield = Yield
 	}
 	an, err := memindex.Analyzer(name)
 	if err != nil {

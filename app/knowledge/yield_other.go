@@ -2,5 +2,5 @@
 
 package knowledge
 
-// defaultYield does nothing natively: no event loop waits on us.
-func defaultYield() {}
+// Yield does nothing natively: no event loop waits on us.
+func Yield() {}

@@ -312,11 +312,22 @@ func (ix *Index) Preload(ctx context.Context) error {
 	if !ix.groupsRead() {
 		start = append([]string{ix.man.Fragments.Table}, start...)
 	}
-	groups := make(chan error, 1)
-	go func() { groups <- ix.loadGroups(ctx) }()
 	ix.begin(start)
-	err := parallel(len(pages), func(i int) error { _, err := ix.page(ctx, pages[i]); return err })
-	return errors.Join(<-groups, err, ix.ranker.Prepare(ix))
+	// One piece at a time, with the page's thread let go between them
+	// (knowledge.Yield): a large site's preload runs once the app is
+	// ready, and its map pages, tables and ranker together would hold the
+	// thread for about a tenth of a second, input and painting waiting.
+	// The files were all asked for at once (begin).
+	errs := []error{ix.loadGroups(ctx)}
+	knowledge.Yield()
+	for _, p := range pages {
+		_, err := ix.page(ctx, p)
+		errs = append(errs, err)
+		knowledge.Yield()
+	}
+	ix.segment()
+	knowledge.Yield()
+	return errors.Join(append(errs, ix.ranker.Prepare(ix))...)
 }
 
 // locateAll returns the shard file of each term in sm ("" for a term
