@@ -150,3 +150,34 @@ func TestTermShard_DecodesWhatWasWritten(t *testing.T) {
 		}
 	}
 }
+
+// countShards counts the shards shardWriter cuts: greedily, an entry that
+// would take a shard past the cut starting the next, one larger than the
+// cut alone in its own.
+func TestCountShards_CountsAsTheWriterCuts(t *testing.T) {
+	for _, tc := range []struct {
+		sizes []int
+		cut   int
+		want  int
+	}{
+		{nil, 4, 0},
+		{[]int{5}, 4, 1},
+		{[]int{3, 3, 3}, 6, 2},
+		{[]int{10, 1}, 4, 2},
+		{[]int{1, 10, 1}, 4, 3},
+		{[]int{2, 2, 2, 2}, 4, 2},
+	} {
+		if got := countShards(tc.sizes, tc.cut); got != tc.want {
+			t.Errorf("countShards(%v, %d) = %d, want %d", tc.sizes, tc.cut, got, tc.want)
+		}
+		w := shardWriter{dir: "t", cut: tc.cut, out: &Output{Files: map[string][]byte{}}}
+		n := 0
+		w.encode = func() []byte { n++; return []byte{byte(n)} }
+		for i, s := range tc.sizes {
+			w.add(strconv.Itoa(i), s)
+		}
+		if got := len(w.done().Files); got != tc.want {
+			t.Errorf("shardWriter cut %v at %d into %d shards, countShards says %d", tc.sizes, tc.cut, got, tc.want)
+		}
+	}
+}

@@ -244,22 +244,25 @@ func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output,
 	terms = compact(terms)
 
 	// Cut the term shards; a default cut doubles until the map fits
-	// what the app reads while it starts.
+	// what the app reads while it starts. The first cut's entry sizes
+	// tell how many shards a larger cut makes, so the shards are written
+	// at most twice.
 	cut := positive(opt.ShardBytes, DefaultShardBytes)
-	var shards *Output
-	var sm ShardMap
-	var lex []lexEntry
-	for {
+	shards := &Output{Files: map[string][]byte{}}
+	sm, lex, sizes, err := writeTermShards(segs, terms, body, title, desc, m, cut, shards)
+	if err != nil {
+		return err
+	}
+	fits := func(n int) bool { return n <= opt.MapPage || (n+opt.MapPage-1)/opt.MapPage <= preloadPages }
+	if opt.ShardBytes == 0 && !fits(len(sm.Files)) {
+		for !fits(countShards(sizes, cut)) {
+			cut *= 2
+		}
 		shards = &Output{Files: map[string][]byte{}}
 		m.Common = m.Common[:0]
-		if sm, lex, err = writeTermShards(segs, terms, body, title, desc, m, cut, shards); err != nil {
+		if sm, lex, _, err = writeTermShards(segs, terms, body, title, desc, m, cut, shards); err != nil {
 			return err
 		}
-		pages := (len(sm.Files) + opt.MapPage - 1) / opt.MapPage
-		if opt.ShardBytes > 0 || len(sm.Files) <= opt.MapPage || pages <= preloadPages {
-			break
-		}
-		cut *= 2
 	}
 	maps.Copy(out.Files, shards.Files)
 	m.Terms = paginate(sm, opt.MapPage, out)
@@ -274,9 +277,10 @@ func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output,
 }
 
 // writeTermShards writes the term shards of terms, cut at about cut
-// bytes, into out; it returns their map, the lexicon's entries, and
-// notes the terms too common for feedback in m.
-func writeTermShards(segs []flatSegment, terms []string, body, title []uint32, desc *rank.Description, m *Manifest, cut int, out *Output) (ShardMap, []lexEntry, error) {
+// bytes, into out; it returns their map, the lexicon's entries and each
+// term's entry size, and lists the terms too common for feedback in
+// m.Common.
+func writeTermShards(segs []flatSegment, terms []string, body, title []uint32, desc *rank.Description, m *Manifest, cut int, out *Output) (ShardMap, []lexEntry, []int, error) {
 	var shard shardColumns
 	shards := shardWriter{dir: "t", cut: cut, out: out, encode: func() []byte {
 		b := shard.bytes()
@@ -284,6 +288,7 @@ func writeTermShards(segs []flatSegment, terms []string, body, title []uint32, d
 		return b
 	}}
 	var lex []lexEntry
+	sizes := make([]int, 0, len(terms))
 	for _, term := range terms {
 		tp := termPostings{term: term}
 		for _, s := range segs {
@@ -304,17 +309,36 @@ func writeTermShards(segs []flatSegment, terms []string, body, title []uint32, d
 		}
 		// A reader takes a title chunk's figures from the body postings.
 		if c, ok := missing(tp.title.docs, tp.body.docs); ok {
-			return ShardMap{}, nil, fmt.Errorf("bundle: the term %q is in chunk %d's title but not in its body", tp.term, c)
+			return ShardMap{}, nil, nil, fmt.Errorf("bundle: the term %q is in chunk %d's title but not in its body", tp.term, c)
 		}
 		df := len(tp.body.docs)
 		if rank.CommonTerm(df, len(desc.Ord)) {
 			m.Common = append(m.Common, term)
 		}
 		lex = append(lex, lexEntry{term, uint32(df)})
-		shards.add(term, termSize(&tp))
+		size := termSize(&tp)
+		sizes = append(sizes, size)
+		shards.add(term, size)
 		shard.add(&tp)
 	}
-	return shards.done(), lex, nil
+	return shards.done(), lex, sizes, nil
+}
+
+// countShards is how many shards entries of sizes make, cut at cut as
+// shardWriter cuts them.
+func countShards(sizes []int, cut int) int {
+	n, size := 0, 0
+	for _, s := range sizes {
+		if n > 0 && size+s > cut {
+			n++
+			size = 0
+		}
+		if n == 0 {
+			n = 1
+		}
+		size += s
+	}
+	return n
 }
 
 // flatSegment is one segment of the in-memory index and the number of its
