@@ -440,10 +440,7 @@ func TestWrite_RepublishedSiteChangesOnlyTheFilesThatListTheEditedPage(t *testin
 
 func TestReadDir_ReadsWhatWriteDirWrote(t *testing.T) {
 	out := write(t, corpus(30, 6), Options{})
-	dir := t.TempDir()
-	if err := out.WriteDir(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeDir(t, out)
 	back, err := ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -461,6 +458,16 @@ func TestReadDir_ReadsWhatWriteDirWrote(t *testing.T) {
 	if err := out.WriteDir(other); err == nil {
 		t.Error("WriteDir wrote into a folder that holds something else")
 	}
+}
+
+// writeDir writes out into a new folder and returns it.
+func writeDir(t *testing.T, out *Output) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := out.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func osWriteFile(name, s string) error { return os.WriteFile(name, []byte(s), 0o644) }
@@ -644,11 +651,7 @@ func TestWrite_APageAddedToARepublishedSiteComesAfterTheOthers(t *testing.T) {
 // build's Options.Previous.
 func TestSources_ReadsAFoldersPagesByOrdinal(t *testing.T) {
 	out := write(t, corpus(100, 8), Options{})
-	dir := t.TempDir()
-	if err := out.WriteDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Sources(dir)
+	got, err := Sources(writeDir(t, out))
 	if err != nil {
 		t.Fatal(err)
 	}

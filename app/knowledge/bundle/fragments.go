@@ -149,11 +149,11 @@ func readFragments(m *Manifest, read func(name string) ([]byte, error)) (files [
 	if err != nil {
 		return nil, nil, err
 	}
-	per := m.Fragments.Group
-	groups, err := decodeGroups(data, (m.Docs+per-1)/per)
+	groups, err := decodeGroupTable(m, data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", m.Fragments.Table, err)
+		return nil, nil, err
 	}
+	per := m.Fragments.Group
 	for o := range m.Docs {
 		file := fragmentFile(groups[o/per], o%per)
 		data, err := read(file)
@@ -192,6 +192,16 @@ func encodeGroups(names []string) ([]byte, error) {
 		b.Write(raw)
 	}
 	return b.Bytes(), nil
+}
+
+// decodeGroupTable reads the group table of the bundle m describes.
+func decodeGroupTable(m *Manifest, data []byte) ([]string, error) {
+	per := m.Fragments.Group
+	groups, err := decodeGroups(data, (m.Docs+per-1)/per)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Fragments.Table, err)
+	}
+	return groups, nil
 }
 
 // decodeGroups reads a group table of n groups.

@@ -443,15 +443,13 @@ func (ix *Index) loadGroups(ctx context.Context) error {
 	if ix.groupsRead() {
 		return nil
 	}
-	name := ix.man.Fragments.Table
-	data, err := ix.file(ctx, name)
+	data, err := ix.file(ctx, ix.man.Fragments.Table)
 	if err != nil {
 		return err
 	}
-	per := ix.man.Fragments.Group
-	groups, err := decodeGroups(data, (ix.man.Docs+per-1)/per)
+	groups, err := decodeGroupTable(ix.man, data)
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return err
 	}
 	ix.mu.Lock()
 	ix.groups = groups

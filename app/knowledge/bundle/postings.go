@@ -152,9 +152,10 @@ func (c *shardColumns) add(tp *termPostings) {
 	}
 }
 
-// size is how many bytes the shard takes so far.
+// size is how many bytes the terms' entries take so far, the count of
+// terms before them apart.
 func (c *shardColumns) size() int {
-	n := len(appendUvarint(nil, uint64(c.terms))) + len(c.dict)
+	n := len(c.dict)
 	for _, col := range c.cols {
 		n += len(col)
 	}
@@ -163,7 +164,7 @@ func (c *shardColumns) size() int {
 
 // bytes returns the shard.
 func (c *shardColumns) bytes() []byte {
-	b := make([]byte, 0, c.size())
+	b := make([]byte, 0, binary.MaxVarintLen64+c.size())
 	b = appendUvarint(b, uint64(c.terms))
 	b = append(b, c.dict...)
 	for _, col := range c.cols {
@@ -181,11 +182,12 @@ func encodeTermShard(tps []termPostings) []byte {
 	return c.bytes()
 }
 
-// termSize is about how many bytes tp takes in a term shard.
+// termSize is about how many bytes tp's entry takes in a term shard (its
+// term front-coded against none).
 func termSize(tp *termPostings) int {
 	var c shardColumns
 	c.add(tp)
-	return c.size() - 1
+	return c.size()
 }
 
 // decoder reads uvarints and front-coded terms, remembering the first
@@ -276,10 +278,28 @@ func (d *decoder) term(prev string) string {
 // of range.
 func decodeTermShard(data []byte, chunks, docs int) ([]termPostings, error) {
 	d := &decoder{b: data}
+	out, bodies, titles := d.dictionary()
+	if d.err == nil {
+		d.bodyColumns(out, bodies, chunks, docs)
+	}
+	if d.err == nil {
+		d.titleColumns(out, titles, chunks)
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.err = fmt.Errorf("%w: %d bytes after the last term", ErrDamaged, len(d.b))
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return out, nil
+}
+
+// dictionary reads a term shard's terms, each with room for its postings,
+// and how many body and title postings they have in all.
+func (d *decoder) dictionary() (out []termPostings, bodies, titles int) {
 	n := d.count(6)
-	out := make([]termPostings, 0, n)
+	out = make([]termPostings, 0, n)
 	prev := ""
-	var bodies, titles int
 	for i := 0; i < n && d.err == nil; i++ {
 		tp := termPostings{term: d.term(prev)}
 		if i > 0 && tp.term <= prev && d.err == nil {
@@ -300,17 +320,15 @@ func decodeTermShard(data []byte, chunks, docs int) ([]termPostings, error) {
 		tp.title.docs = make([]uint32, t)
 		out = append(out, tp)
 	}
-	if d.err == nil && bodies*4+titles*3 > len(d.b) {
-		d.err = fmt.Errorf("%w: more postings than bytes", ErrDamaged)
-	}
-	if d.err != nil {
-		return nil, d.err
-	}
-	// Each column runs through every term; the body's numbers first go
-	// into flat tables, each term's postings a slice of them.
+	return out, bodies, titles
+}
+
+// bodyColumns reads the body postings' columns of the terms out, which
+// hold bodies postings in all. Each column runs through every term; the
+// numbers go into flat tables, each term's postings a slice of them.
+func (d *decoder) bodyColumns(out []termPostings, bodies, chunks, docs int) {
 	ordDelta := d.column(bodies, uint64(docs))
 	ord := make([]int32, bodies)
-	start := make([]bool, bodies)
 	starts := 0
 	k := 0
 	for _, tp := range out {
@@ -323,24 +341,22 @@ func decodeTermShard(data []byte, chunks, docs int) ([]termPostings, error) {
 				d.err = fmt.Errorf("%w: document %d of %d", ErrDamaged, o, docs)
 			}
 			ord[k] = int32(o)
-			start[k] = j == 0 || ord[k] != ord[k-1]
-			if start[k] {
+			if j == 0 || ordDelta[k] != 0 {
 				starts++
 			}
 			k++
 		}
 	}
-	column := d.column
-	startChunk := column(starts, uint64(chunks))
-	startNum := column(starts, uint64(chunks))
-	startDocLen := column(starts, 1<<32-1)
-	startRepeats := column(starts, uint64(chunks))
-	next := column(bodies-starts, uint64(chunks))
-	skews := column(bodies-starts, 2*uint64(chunks))
-	freqs := column(bodies, 1<<32-1)
-	lens := column(bodies, 1<<32-1)
+	startChunk := d.column(starts, uint64(chunks))
+	startNum := d.column(starts, uint64(chunks))
+	startDocLen := d.column(starts, 1<<32-1)
+	startRepeats := d.column(starts, uint64(chunks))
+	next := d.column(bodies-starts, uint64(chunks))
+	skews := d.column(bodies-starts, 2*uint64(chunks))
+	freqs := d.column(bodies, 1<<32-1)
+	lens := d.column(bodies, 1<<32-1)
 	if d.err != nil {
-		return nil, d.err
+		return
 	}
 	num := make([]int32, bodies)
 	docLen := make([]uint32, bodies)
@@ -349,66 +365,71 @@ func decodeTermShard(data []byte, chunks, docs int) ([]termPostings, error) {
 	for i := range out {
 		p := &out[i].body
 		lo := k
-		var c, n uint64
+		var c uint64
+		var n int64
 		for j := range p.docs {
-			if start[k] {
-				if delta := uint64(startChunk[s]); j > 0 && delta == 0 && d.err == nil {
-					d.err = fmt.Errorf("%w: a chunk listed twice", ErrDamaged)
-				}
-				c += uint64(startChunk[s])
-				n = uint64(startNum[s])
+			if j == 0 || ordDelta[k] != 0 {
+				p.docs[j] = d.rise(&c, uint64(startChunk[s]), j == 0, chunks)
+				n = int64(startNum[s])
 				docLen[k], repeats[k] = startDocLen[s], int32(startRepeats[s])
 				s++
 			} else {
 				step := uint64(next[k-s]) + 1
 				skew := int64(skews[k-s]>>1) ^ -int64(skews[k-s]&1)
-				c, n = c+step, uint64(int64(n)+int64(step)+skew)
+				p.docs[j] = d.rise(&c, step, false, chunks)
+				n += int64(step) + skew
 				docLen[k], repeats[k] = docLen[k-1], repeats[k-1]
 			}
-			if c >= uint64(chunks) && d.err == nil {
-				d.err = fmt.Errorf("%w: chunk %d of %d", ErrDamaged, c, chunks)
-			}
-			if n >= uint64(chunks) && d.err == nil {
+			if (n < 0 || n >= int64(chunks)) && d.err == nil {
 				d.err = fmt.Errorf("%w: chunk number %d in a document, of %d chunks", ErrDamaged, n, chunks)
 			}
-			p.docs[j], num[k] = uint32(c), int32(n)
+			num[k] = int32(n)
 			k++
 		}
 		p.ord, p.n = ord[lo:k:k], num[lo:k:k]
 		p.docLen, p.repeats = docLen[lo:k:k], repeats[lo:k:k]
 		p.freqs, p.lens = freqs[lo:k:k], lens[lo:k:k]
 	}
-	titleChunks := column(titles, uint64(chunks))
-	titleFreqs := column(titles, 1<<32-1)
-	titleLens := column(titles, 1<<32-1)
-	k = 0
+}
+
+// titleColumns reads the title postings' columns of the terms out, which
+// hold titles postings in all; each title chunk must be among its term's
+// body postings, which hold its figures.
+func (d *decoder) titleColumns(out []termPostings, titles, chunks int) {
+	chunkDelta := d.column(titles, uint64(chunks))
+	freqs := d.column(titles, 1<<32-1)
+	lens := d.column(titles, 1<<32-1)
+	if d.err != nil {
+		return
+	}
+	k := 0
 	for i := range out {
 		p := &out[i].title
 		lo := k
 		var c uint64
 		for j := range p.docs {
-			if delta := uint64(titleChunks[k]); j > 0 && delta == 0 && d.err == nil {
-				d.err = fmt.Errorf("%w: a chunk listed twice", ErrDamaged)
-			}
-			c += uint64(titleChunks[k])
-			if c >= uint64(chunks) && d.err == nil {
-				d.err = fmt.Errorf("%w: chunk %d of %d", ErrDamaged, c, chunks)
-			}
-			p.docs[j] = uint32(c)
+			p.docs[j] = d.rise(&c, uint64(chunkDelta[k]), j == 0, chunks)
 			k++
 		}
-		p.freqs, p.lens = titleFreqs[lo:k:k], titleLens[lo:k:k]
+		p.freqs, p.lens = freqs[lo:k:k], lens[lo:k:k]
 		if c, ok := missing(p.docs, out[i].body.docs); ok && d.err == nil {
 			d.err = fmt.Errorf("%w: title chunk %d is not among the term's body postings", ErrDamaged, c)
 		}
 	}
-	if d.err == nil && len(d.b) != 0 {
-		d.err = fmt.Errorf("%w: %d bytes after the last term", ErrDamaged, len(d.b))
+}
+
+// rise adds delta to c, the chunk number of a list's previous posting, and
+// returns it: chunk numbers rise (only a list's first may add 0) and stay
+// below chunks.
+func (d *decoder) rise(c *uint64, delta uint64, first bool, chunks int) uint32 {
+	if !first && delta == 0 && d.err == nil {
+		d.err = fmt.Errorf("%w: a chunk listed twice", ErrDamaged)
 	}
-	if d.err != nil {
-		return nil, d.err
+	*c += delta
+	if *c >= uint64(chunks) && d.err == nil {
+		d.err = fmt.Errorf("%w: chunk %d of %d", ErrDamaged, *c, chunks)
 	}
-	return out, nil
+	return uint32(*c)
 }
 
 // missing returns the first of the rising chunk numbers sub that the
