@@ -180,6 +180,9 @@ func coldVisit(t testing.TB, srv *server, mbit, cpu float64, docs []string, trac
 	t.Helper()
 	proxy := newCountingProxy(t, strings.TrimPrefix(srv.URL, "http://"))
 	b := newBrowser(t, 1280, 800)
+	// Each run's browser stops with it: a finished run's page, left open
+	// until the benchmark ends, would share the CPU with the next runs.
+	defer b.close()
 	var pageBytes atomic.Int64
 	if err := chromedp.Listen(b.ctx, func(ev any) {
 		if e, ok := ev.(*network.EventLoadingFinished); ok {

@@ -132,7 +132,8 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 
 // browser is one headless Chromium tab with its console collected.
 type browser struct {
-	ctx context.Context
+	ctx   context.Context
+	close func() // stops Chromium; safe to call more than once
 
 	mu       sync.Mutex
 	problems []string // console errors, uncaught exceptions, failed loads
@@ -159,7 +160,8 @@ func newBrowser(t testing.TB, width, height int) *browser {
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
-	b := &browser{ctx: ctx}
+	var once sync.Once
+	b := &browser{ctx: ctx, close: func() { once.Do(func() { cancelCtx(); cancelAlloc() }) }}
 	// The first Run starts the browser; it must not carry a timeout.
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		cancelCtx()
@@ -177,10 +179,7 @@ func newBrowser(t testing.TB, width, height int) *browser {
 			}
 		}
 	}()
-	t.Cleanup(func() {
-		cancelCtx()
-		cancelAlloc()
-	})
+	t.Cleanup(b.close)
 	return b
 }
 
