@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"tinyrag/app/icons"
+	"tinyrag/app/internal/lazyregexp"
 )
 
 // Card places a tool block's live status card over the raw XML of that block
@@ -348,8 +348,8 @@ func truncateRunes(s string, n int) string {
 // openNameRe and openInputRe pick the tool name and the input so far out
 // of a block that has started streaming but not yet closed.
 var (
-	openNameRe  = regexp.MustCompile(`^<tool\s+name\s*=\s*"([^"]*)"`)
-	openInputRe = regexp.MustCompile(`<(?:query|url|source)>([^<]*)`)
+	openNameRe  = lazyregexp.New(`^<tool\s+name\s*=\s*"([^"]*)"`)
+	openInputRe = lazyregexp.New(`<(?:query|url|source)>([^<]*)`)
 )
 
 // splitOpenBlock separates a trailing tool block that has begun ("<tool "

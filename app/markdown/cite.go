@@ -3,15 +3,16 @@ package markdown
 import (
 	"html"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
 	xhtml "golang.org/x/net/html"
+
+	"tinyrag/app/internal/lazyregexp"
 )
 
 // citeMark is a citation as models write it: "[3]", or "[1, 2]" for more.
-var citeMark = regexp.MustCompile(`\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]`)
+var citeMark = lazyregexp.New(`\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]`)
 
 // linkCitations turns the citation marks in rendered, sanitized answer
 // HTML into links to the passages they cite: links[n-1] is where [n]

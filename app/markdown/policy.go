@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/microcosm-cc/bluemonday"
+
+	"tinyrag/app/internal/lazyregexp"
 )
 
 // policy admits exactly the markup this package writes and nothing else.
@@ -21,13 +23,13 @@ var policy = sync.OnceValue(newPolicy)
 // rendered answer does not pay for it; the app calls it once it is ready.
 func Warm() { policy() }
 
-// Patterns for attribute values; they mirror what the renderers emit.
-var (
-	callIDRe   = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
-	toolAttrRe = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
-)
+// callIDRe matches a tool call's id as the renderers emit it.
+var callIDRe = lazyregexp.New(`^[A-Za-z0-9_.:-]{1,128}$`)
 
 func newPolicy() *bluemonday.Policy {
+	// Patterns for attribute values; they mirror what the renderers emit.
+	toolAttrRe := regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
+
 	p := bluemonday.NewPolicy()
 	p.AllowElements(
 		"p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
@@ -40,7 +42,7 @@ func newPolicy() *bluemonday.Policy {
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(md|code-block|xml-tool-card)$`)).OnElements("div")
 	p.AllowAttrs("data-tool").Matching(toolAttrRe).OnElements("div")
 	p.AllowAttrs("data-status").Matching(regexp.MustCompile(`^(running|done|error|skipped)$`)).OnElements("div")
-	p.AllowAttrs("data-call-id").Matching(callIDRe).OnElements("div")
+	p.AllowAttrs("data-call-id").Matching(callIDRe.Regexp()).OnElements("div")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(tool-icon|tool-query|tool-status-badge)$`)).OnElements("span")
 	p.AllowAttrs("title").Matching(regexp.MustCompile(`^[\p{L} ]{1,40}$`)).OnElements("span")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(tool-input|tool-result|tool-error)$`)).OnElements("pre")

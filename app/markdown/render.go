@@ -3,7 +3,6 @@ package markdown
 import (
 	"bytes"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -11,6 +10,8 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
+
+	"tinyrag/app/internal/lazyregexp"
 )
 
 // linkAttrs go on every link: the target is a stranger's page, so it gets no
@@ -40,7 +41,7 @@ func (r *safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 // languageRe is what a code fence's language may be to become a class name;
 // anything else (quotes, spaces, markup) is dropped rather than escaped so
 // the class attribute stays predictable for the sanitizer and the CSS.
-var languageRe = regexp.MustCompile(`^[A-Za-z0-9_+#.-]{1,32}$`)
+var languageRe = lazyregexp.New(`^[A-Za-z0-9_+#.-]{1,32}$`)
 
 func (r *safeRenderer) renderFencedCodeBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {

@@ -16,12 +16,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"tinyrag/app/calc"
 	"tinyrag/app/engine/evidence"
 	"tinyrag/app/engine/route"
+	"tinyrag/app/internal/lazyregexp"
 	"tinyrag/app/llm"
 	"tinyrag/app/tool"
 )
@@ -62,7 +62,7 @@ func (c Chatter) ChatStream(ctx context.Context, req llm.Request) (llm.Stream, e
 	return reply(c.call(last)), nil
 }
 
-var goFence = regexp.MustCompile("(?s)```(?:go|golang)[ \t]*\r?\n(.*?)```")
+var goFence = lazyregexp.New("(?s)```(?:go|golang)[ \t]*\r?\n(.*?)```")
 
 // call is the first reply: a sentence saying what will answer, and the
 // block that calls it.
@@ -135,7 +135,7 @@ func (c Chatter) passages(content string) string {
 	return strings.TrimRight(b.String(), "\n>")
 }
 
-var passageHead = regexp.MustCompile(`^\[\d+\] .* — .+$`)
+var passageHead = lazyregexp.New(`^\[\d+\] .* — .+$`)
 
 func (c Chatter) enabled(name string) bool {
 	if c.Tools == nil {
@@ -158,7 +158,7 @@ func (c Chatter) why() string {
 
 // leadWords are how people ask for a calculation, in the interface
 // languages; what follows them is tried as an expression.
-var leadWords = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:calculate|compute|evaluate|solve|what\s+is|what's|how\s+much\s+is|berechne|rechne|was\s+ist|wie\s*viel\s+ist)\b[\s:]*`)
+var leadWords = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:calculate|compute|evaluate|solve|what\s+is|what's|how\s+much\s+is|berechne|rechne|was\s+ist|wie\s*viel\s+ist)\b[\s:]*`)
 
 // expression finds what the calculator should evaluate: the question
 // without its lead words, or else the arithmetic the router saw in it. A

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"regexp"
 	"runtime"
 	"strings"
 	"unicode"
 
 	"tinyrag/app/httpdo"
+	"tinyrag/app/internal/lazyregexp"
 	"tinyrag/app/tool"
 )
 
@@ -38,7 +38,7 @@ type WikiConfig struct {
 // a few hundred KiB).
 const maxWikiReply = 4 << 20
 
-var langRe = regexp.MustCompile(`^[a-z]{2,3}(-[a-z0-9]{2,8})*$`)
+var langRe = lazyregexp.New(`^[a-z]{2,3}(-[a-z0-9]{2,8})*$`)
 
 // apiURL is the wiki's api.php endpoint.
 func (c WikiConfig) apiURL() (string, error) {
@@ -241,7 +241,7 @@ func Wikipedia(cfg WikiConfig) tool.Tool {
 	}
 }
 
-var tagRe = regexp.MustCompile(`<[^>]*>`)
+var tagRe = lazyregexp.New(`<[^>]*>`)
 
 // StripTags removes markup from a search snippet, unescapes the common
 // entities and collapses white space.

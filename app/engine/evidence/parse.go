@@ -2,14 +2,15 @@ package evidence
 
 import (
 	"bufio"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"tinyrag/app/internal/lazyregexp"
 )
 
 var (
-	beginLine = regexp.MustCompile(`^=== BEGIN UNTRUSTED TOOL RESULT id=(\S+) tool=(\S+) sha256=([0-9a-f]{64}) ===$`)
-	endLine   = regexp.MustCompile(`^=== END UNTRUSTED TOOL RESULT id=(\S+) sha256=([0-9a-f]{64}) ===$`)
+	beginLine = lazyregexp.New(`^=== BEGIN UNTRUSTED TOOL RESULT id=(\S+) tool=(\S+) sha256=([0-9a-f]{64}) ===$`)
+	endLine   = lazyregexp.New(`^=== END UNTRUSTED TOOL RESULT id=(\S+) sha256=([0-9a-f]{64}) ===$`)
 )
 
 // Parse reads the results back out of a packet that Packet rendered, for a

@@ -5,9 +5,10 @@
 package route
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"tinyrag/app/internal/lazyregexp"
 )
 
 // Mode is the kind of answer the router chose.
@@ -69,11 +70,11 @@ var smallTalk = map[string]bool{
 }
 
 var (
-	arithmetic = regexp.MustCompile(`\(?\d[\d.]*(?:\s*(?:\*\*|[-+*/^×÷%])\s*\(?\d[\d.]*\)?)+|\d+!`)
+	arithmetic = lazyregexp.New(`\(?\d[\d.]*(?:\s*(?:\*\*|[-+*/^×÷%])\s*\(?\d[\d.]*\)?)+|\d+!`)
 	// Dates look like sums to the arithmetic pattern ("2026-12-02",
 	// "12/02/2026"); they are blanked out before it looks.
-	datePattern = regexp.MustCompile(`\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b`)
-	urlPattern  = regexp.MustCompile(`https?://[^\s<>"']+|\bwww\.[^\s<>"']+`)
+	datePattern = lazyregexp.New(`\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b`)
+	urlPattern  = lazyregexp.New(`https?://[^\s<>"']+|\bwww\.[^\s<>"']+`)
 )
 
 // Decide picks the mode. The rules, in order: hints for an enabled tool make
