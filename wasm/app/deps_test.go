@@ -3,6 +3,9 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,7 +78,8 @@ var standIns = []struct{ module, dir, why string }{
 	{"github.com/json-iterator/go", "./jsoniter", "bleve's geo package gets encoding/json, which app.wasm has anyway"},
 	{"github.com/maxence-charriere/go-app/v10", "../bin/browsermod/go-app", "go-app's browser copy imports no net/http"},
 	{"github.com/blevesearch/bleve/v2", "../bin/browsermod/bleve", "bleve's browser copy does no start-up work for fuzzy queries"},
-	{"github.com/microcosm-cc/bluemonday", "../bin/browsermod/bluemonday", "bluemonday's browser copy parses no CSS"},
+	{"github.com/microcosm-cc/bluemonday", "../bin/browsermod/bluemonday", "bluemonday's browser copy parses no CSS and compiles its regular expressions with the first policy"},
+	{"github.com/yuin/goldmark", "../bin/browsermod/goldmark", "goldmark's browser copy compiles its regular expressions on first use"},
 }
 
 // TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed checks app.wasm's package
@@ -128,4 +132,92 @@ func TestAppWasm_DoesNotLinkGoHTTPClient(t *testing.T) {
 			t.Errorf("app.wasm links %s: some browser code calls Go's HTTP client instead of httpdo.Doer", sym)
 		}
 	}
+}
+
+// TestAppWasm_CompilesNoRegexpAtStart checks that no package in app.wasm
+// outside the standard library compiles a regular expression in a
+// package-level variable or an init function: that runs at every start,
+// before main, and the first one makes the browser compile the regexp
+// packages' code on the page's only thread (docs/startup.md). Such
+// expressions belong in app/internal/lazyregexp, or, in a third-party
+// module, in its browser copy's changes (wasm/browsermod).
+func TestAppWasm_CompilesNoRegexpAtStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out := browserBuild(t, "list", "-deps", "-f", "{{if not .Standard}}{{.Dir}}{{range .GoFiles}} {{.}}{{end}}{{end}}", "./wasm/app")
+	files := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 2 {
+			continue
+		}
+		for _, name := range fields[1:] {
+			path := filepath.Join(fields[0], name)
+			files++
+			for _, at := range startupRegexps(t, path) {
+				t.Errorf("%s compiles a regular expression at start", at)
+			}
+		}
+	}
+	if files < 200 {
+		t.Fatalf("go list named %d files; that is not app.wasm's graph:\n%s", files, out)
+	}
+}
+
+// startupRegexps lists where the Go file at path calls regexp.MustCompile
+// or regexp.Compile in a package-level variable's value or in an init
+// function, outside function literals (those run when called).
+func startupRegexps(t *testing.T, path string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	regexpName := ""
+	for _, imp := range f.Imports {
+		if imp.Path.Value == `"regexp"` {
+			regexpName = "regexp"
+			if imp.Name != nil {
+				regexpName = imp.Name.Name
+			}
+		}
+	}
+	if regexpName == "" {
+		return nil
+	}
+	var at []string
+	find := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == regexpName && (sel.Sel.Name == "MustCompile" || sel.Sel.Name == "Compile") {
+						at = append(at, fset.Position(n.Pos()).String())
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Tok == token.VAR {
+				for _, spec := range d.Specs {
+					for _, v := range spec.(*ast.ValueSpec).Values {
+						find(v)
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name == "init" {
+				find(d.Body)
+			}
+		}
+	}
+	return at
 }

@@ -14,14 +14,24 @@
 //     and math/big in app.wasm. The copy's http.go has only the Handler type
 //     (GenerateStaticWebsite's wasm stub names it) and its resource.go no
 //     file server; serving pages is the server's, built with the real module.
+//
 //   - bluemonday's CSS support (its css package, douceur's parser, gorilla's
 //     scanner) compiles about seventy regular expressions at every start, for
 //     style attributes, which tinyRAG's policy never allows: the copy parses
 //     no CSS and drops every style attribute (fail closed).
+//
 //   - bleve's scorch builds two Levenshtein automaton builders in its package
 //     initialiser, for fuzzy queries, which tinyRAG does not make: at every
 //     start, tens of thousands of allocations and code compiled only for
 //     them, before main runs. The copy builds them on the first fuzzy query.
+//
+//   - goldmark and bluemonday compile about forty regular expressions in
+//     their package initialisers, for Markdown's HTML blocks, tables, task
+//     lists and links, and for the sanitizer's attribute rules: at every
+//     start, before main, and the first of them makes the browser compile
+//     the regexp packages' code on the page's only thread. The copies
+//     compile them on first use: goldmark's when first matched, bluemonday's
+//     when the first policy is made (NewPolicy; every policy starts there).
 //
 // Everything else is copied byte for byte. The go command refuses overlays
 // of files in the module cache, hence copies. A module at another version
@@ -122,13 +132,49 @@ func makeLevBuilders() {
 			"policy.go": {
 				{old: "\t\"strings\"\n\n\t\"github.com/microcosm-cc/bluemonday/css\"\n)\n", new: "\t\"strings\"\n)\n"},
 				{old: "sp.handler = css.GetDefaultHandler(attr)", new: "sp.handler = rejectStyle", times: 3},
+				{old: "func NewPolicy() *Policy {\n\n\tp := Policy{}\n", new: "func NewPolicy() *Policy {\n\tcompileRegexps() // lazyregexps.go\n\n\tp := Policy{}\n"},
 			},
 			"sanitize.go": {
 				{old: "\t\"golang.org/x/net/html\"\n\n\t\"github.com/aymerick/douceur/parser\"\n)\n", new: "\t\"golang.org/x/net/html\"\n)\n"},
 				{old: "decs, err := parser.ParseDeclarations(attr.Val)", new: "decs, err := parseDeclarations(attr.Val)"},
+				// The block's variables are declared in lazyregexps.go.
+				{old: "var (\n\tdataAttribute             = regexp.MustCompile(", new: "func compileSanitizeRegexps() {\n\tdataAttribute             = regexp.MustCompile("},
+				{old: "\tdataURIbase64Prefix       = regexp.MustCompile(`^data:[^,]*;base64,`)\n)\n", new: "\tdataURIbase64Prefix       = regexp.MustCompile(`^data:[^,]*;base64,`)\n}\n"},
+			},
+			"helpers.go": {
+				{old: "var (\n\t// CellAlign handles the `align` attribute\n", new: "func compileHelperRegexps() {\n\t// CellAlign handles the `align` attribute\n"},
+				{old: "\t\t`^image/(gif|jpeg|png|svg\\+xml|webp);base64,`,\n\t)\n)\n", new: "\t\t`^image/(gif|jpeg|png|svg\\+xml|webp);base64,`,\n\t)\n}\n"},
 			},
 		},
 		added: map[string]string{
+			"lazyregexps.go": `package bluemonday
+
+import (
+	"regexp"
+	"sync"
+)
+
+// tinyRAG's browser build (wasm/browsermod) compiles bluemonday's regular
+// expressions when the first policy is made, not in the package
+// initialiser: helpers.go and sanitize.go assign them in
+// compileHelperRegexps and compileSanitizeRegexps, which NewPolicy calls
+// once. Every policy starts in NewPolicy, and only a policy uses them.
+
+// The helpers' expressions (helpers.go says what each matches).
+var (
+	CellAlign, CellVerticalAlign, Direction, ImageAlign, Integer, ISO8601 *regexp.Regexp
+	ListType, SpaceSeparatedTokens, Number, NumberOrPercent, Paragraph    *regexp.Regexp
+	dataURIImagePrefix                                                    *regexp.Regexp
+)
+
+// The sanitizer's own expressions (sanitize.go).
+var dataAttribute, dataAttributeXMLPrefix, dataAttributeInvalidChars, cssUnicodeChar, dataURIbase64Prefix *regexp.Regexp
+
+var compileRegexps = sync.OnceFunc(func() {
+	compileHelperRegexps()
+	compileSanitizeRegexps()
+})
+`,
 			"nostyles.go": `package bluemonday
 
 import "errors"
@@ -152,6 +198,72 @@ func rejectStyle(string) bool { return false }
 `,
 		},
 	},
+	{
+		name:    "goldmark",
+		module:  "github.com/yuin/goldmark",
+		version: "v1.8.7",
+		patches: map[string][]patch{
+			"parser/html_block.go": {
+				{old: "\t\"bytes\"\n\t\"regexp\"\n", new: "\t\"bytes\"\n"},
+				{old: " = regexp.MustCompile(", new: " = newLazyRegexp(", times: 8},
+			},
+			"parser/raw_html.go": {
+				{old: "\t\"bytes\"\n\t\"regexp\"\n", new: "\t\"bytes\"\n"},
+				{old: " = regexp.MustCompile(", new: " = newLazyRegexp(", times: 2},
+				{old: "parseMultiLineRegexp(reg *regexp.Regexp,", new: "parseMultiLineRegexp(reg *lazyRegexp,"},
+				{old: "if block.Match(reg) {", new: "if block.Match(reg.Regexp()) {"},
+			},
+			"extension/table.go": {
+				{old: "\t\"fmt\"\n\t\"regexp\"\n", new: "\t\"fmt\"\n"},
+				{old: " = regexp.MustCompile(", new: " = newLazyRegexp(", times: 4},
+			},
+			"extension/tasklist.go": {
+				{old: "import (\n\t\"regexp\"\n\n", new: "import (\n"},
+				{old: " = regexp.MustCompile(", new: " = newLazyRegexp("},
+			},
+			"extension/linkify.go": {
+				{old: "var wwwURLRegxp = regexp.MustCompile(", new: "var wwwURLRegxp = newLazyRegexp("},
+				{old: "var urlRegexp = regexp.MustCompile(", new: "var urlRegexp = newLazyRegexp("},
+				{old: "\t\t\tURLRegexp:        urlRegexp,\n\t\t\tWWWRegexp:        wwwURLRegxp,\n", new: "\t\t\tURLRegexp:        urlRegexp.Regexp(),\n\t\t\tWWWRegexp:        wwwURLRegxp.Regexp(),\n"},
+			},
+			"util/util.go": {
+				{old: "\t\"net/url\"\n\t\"regexp\"\n", new: "\t\"net/url\"\n"},
+				{old: "var emailDomainRegexp = regexp.MustCompile(", new: "var emailDomainRegexp = newLazyRegexp("},
+			},
+		},
+		added: map[string]string{
+			"parser/lazyregexp.go":    lazyRegexpFile("parser"),
+			"extension/lazyregexp.go": lazyRegexpFile("extension"),
+			"util/lazyregexp.go":      lazyRegexpFile("util"),
+		},
+	},
+}
+
+// lazyRegexpFile is the Go file that gives package pkg of a copy a regular
+// expression compiled on first use, for its package-level variables.
+func lazyRegexpFile(pkg string) string {
+	return "package " + pkg + `
+
+import (
+	"regexp"
+	"sync"
+)
+
+// lazyRegexp is a regular expression compiled on first use, not in the
+// package initialiser (tinyRAG's browser build: wasm/browsermod).
+type lazyRegexp struct{ re func() *regexp.Regexp }
+
+func newLazyRegexp(pattern string) *lazyRegexp {
+	return &lazyRegexp{re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })}
+}
+
+// Regexp returns the compiled expression.
+func (r *lazyRegexp) Regexp() *regexp.Regexp { return r.re() }
+
+func (r *lazyRegexp) Match(b []byte) bool { return r.re().Match(b) }
+
+func (r *lazyRegexp) FindSubmatchIndex(b []byte) []int { return r.re().FindSubmatchIndex(b) }
+`
 }
 
 const header = "// Code generated by wasm/browsermod from %s@%s for tinyRAG's browser build. DO NOT EDIT.\n\n"
