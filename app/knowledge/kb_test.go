@@ -413,6 +413,34 @@ func TestKB_ReloadTakesTheDocumentListFromTheSnapshotOnlyWhileTheStoreIsUnchange
 	}
 }
 
+func TestKB_OpeningAnEmptyStoreWritesNothing(t *testing.T) {
+	store := NewMemStore()
+	writes := 0
+	store.FailWith(func(op string) error {
+		if op == "index" {
+			writes++
+		}
+		return nil
+	})
+	kb, err := Open(ctx, Config{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if writes != 0 {
+		t.Errorf("opening an empty store wrote %d index snapshots, want none", writes)
+	}
+	// What is added is saved, and a reload finds it.
+	mustAdd(t, kb, corpus[0])
+	kb.Close()
+	if writes == 0 {
+		t.Error("adding a document saved no index snapshot")
+	}
+	again := newKB(t, Config{Store: store})
+	if n := len(again.Documents()); n != 1 {
+		t.Errorf("reloaded: %d documents, want 1", n)
+	}
+}
+
 func TestKB_ReloadWithAFullDiskStillLoadsEverything(t *testing.T) {
 	store := NewMemStore()
 	kb := newKB(t, Config{Store: store})

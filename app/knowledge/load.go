@@ -132,8 +132,12 @@ func (kb *KB) Load(ctx context.Context) error {
 	// A snapshot that did not give the document list (written before the
 	// store's last write, or before versions) is saved again, so the next
 	// load can take the list from it.
+	// A store that holds nothing, not even a snapshot (a first visit), has
+	// nothing to save: writing an empty snapshot would only delay the
+	// app's start.
+	empty := snap == nil && snapErr == nil && kb.docs.len() == 0
 	_, versioned := kb.cfg.Store.(Versioned)
-	if loadErr != nil || len(missing) > 0 || len(indexed) != kb.docs.len() || (versioned && !listed) {
+	if !empty && (loadErr != nil || len(missing) > 0 || len(indexed) != kb.docs.len() || (versioned && !listed)) {
 		// Everything is loaded and stored; the snapshot only speeds up the
 		// next load. A full disk must not make this load fail (the app
 		// would fall back to an empty knowledge base): the next import
