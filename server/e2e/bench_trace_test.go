@@ -26,11 +26,13 @@ type traceRecorder struct {
 }
 
 // traceCategories are DevTools' Performance panel's, plus V8's wasm
-// compilation.
+// compilation and its sampling profiler (whose frames name app.wasm's
+// functions by index: wasm-function[N] is function N of
+// bin/app-names.wasm, make size-packages).
 var traceCategories = []string{
 	"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute",
 	"disabled-by-default-v8.compile", "v8.wasm", "disabled-by-default-v8.wasm.detailed",
-	"blink.user_timing", "loading", "toplevel", "__metadata",
+	"blink.user_timing", "loading", "toplevel", "__metadata", "disabled-by-default-v8.cpu_profiler",
 }
 
 func startTrace(t testing.TB, b *browser) *traceRecorder {
