@@ -110,6 +110,33 @@ func TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed(t *testing.T) {
 	}
 }
 
+// TestImporterWasm_LeavesOutGoHTTP checks importer.wasm's package graph:
+// it parses what the browser fetched, so Go's HTTP client and the TLS
+// stack behind it are dead weight (go-readability's FromURL brought them;
+// its browser copy has none).
+func TestImporterWasm_LeavesOutGoHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out := browserBuild(t, "list", "-deps", "-f", "{{.ImportPath}} {{with .Module}}{{with .Replace}}{{.Path}}{{end}}{{end}}", "./wasm/importer")
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		pkg, replace, _ := strings.Cut(line, " ")
+		seen++
+		for _, f := range []string{"net/http", "crypto/tls", "crypto/x509"} {
+			if pkg == f {
+				t.Errorf("importer.wasm depends on %s again", pkg)
+			}
+		}
+		if strings.HasPrefix(pkg, "codeberg.org/readeck/go-readability/") && !strings.HasPrefix(filepath.ToSlash(replace), "../bin/browsermod/readability") {
+			t.Errorf("importer.wasm links the real %s (replaced by %q), not the copy without FromURL", pkg, replace)
+		}
+	}
+	if seen < 50 {
+		t.Fatalf("go list printed %d packages; that is not importer.wasm's graph:\n%s", seen, out)
+	}
+}
+
 // TestAppWasm_DoesNotLinkGoHTTPClient checks what the linker keeps, since
 // net/http is in the package graph anyway (go-app imports it): calling an
 // *http.Client anywhere in the browser code links Go's HTTP and TLS client

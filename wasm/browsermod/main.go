@@ -25,6 +25,12 @@
 //     start, tens of thousands of allocations and code compiled only for
 //     them, before main runs. The copy builds them on the first fuzzy query.
 //
+//   - go-readability's FromURL fetches a page with net/http, which the
+//     importer never calls (it parses what the browser fetched): importing
+//     net/http compiles Go's TLS stack into importer.wasm, its largest
+//     part, and about eight seconds into every build. The copy has no
+//     FromURL.
+//
 //   - goldmark and bluemonday compile about forty regular expressions in
 //     their package initialisers, for Markdown's HTML blocks, tables, task
 //     lists and links, and for the sanitizer's attribute rules: at every
@@ -237,7 +243,60 @@ func rejectStyle(string) bool { return false }
 			"util/lazyregexp.go":      lazyRegexpFile("util"),
 		},
 	},
+	{
+		name:    "readability",
+		module:  "codeberg.org/readeck/go-readability/v2",
+		version: "v2.1.3",
+		dirs:    []string{".", "internal/re2go", "render"},
+		patches: map[string][]patch{
+			"readability.go": {
+				{old: "import (\n\t\"fmt\"\n\t\"io\"\n\t\"net/http\"\n\tnurl \"net/url\"\n\t\"strings\"\n\t\"time\"\n\n", new: "import (\n\t\"io\"\n\tnurl \"net/url\"\n\n"},
+				{old: readabilityFromURL, new: ""},
+			},
+		},
+	},
 }
+
+// readabilityFromURL is go-readability's FromURL (v2.1.3), which the
+// browser copy leaves out.
+const readabilityFromURL = `type RequestWith func(r *http.Request)
+
+// FromURL fetch the web page from specified url then parses the response to find
+// the readable content.
+func FromURL(pageURL string, timeout time.Duration, requestModifiers ...RequestWith) (Article, error) {
+	// Make sure URL is valid
+	parsedURL, err := nurl.ParseRequestURI(pageURL)
+	if err != nil {
+		return Article{}, fmt.Errorf("failed to parse URL: %v", err)
+	}
+
+	// Fetch page from URL
+	client := &http.Client{Timeout: timeout}
+	req, err := http.NewRequest("GET", pageURL, nil)
+	for _, modifer := range requestModifiers {
+		modifer(req)
+	}
+	if err != nil {
+		return Article{}, fmt.Errorf("failed to fetch the page: %v", err)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return Article{}, fmt.Errorf("failed to fetch the page: %v", err)
+	}
+	defer resp.Body.Close()
+
+	// Make sure content type is HTML
+	cp := resp.Header.Get("Content-Type")
+	if !strings.Contains(cp, "text/html") {
+		return Article{}, fmt.Errorf("URL is not a HTML document")
+	}
+
+	// Parse content
+	parser := NewParser()
+	return parser.Parse(resp.Body, parsedURL)
+}
+
+`
 
 // lazyRegexpFile is the Go file that gives package pkg of a copy a regular
 // expression compiled on first use, for its package-level variables.
