@@ -82,6 +82,26 @@ var standIns = []struct{ module, dir, why string }{
 	{"github.com/yuin/goldmark", "../bin/browsermod/goldmark", "goldmark's browser copy compiles its regular expressions on first use"},
 }
 
+// graphPackage is one package of a wasm file's graph and, when its
+// module is replaced, the replacement's path.
+type graphPackage struct{ path, replace string }
+
+// wasmGraph lists the packages the wasm main package at dir (./wasm/app,
+// ./wasm/importer) is built from, as make wasm builds it.
+func wasmGraph(t *testing.T, dir string) []graphPackage {
+	t.Helper()
+	out := browserBuild(t, "list", "-deps", "-f", "{{.ImportPath}} {{with .Module}}{{with .Replace}}{{.Path}}{{end}}{{end}}", dir)
+	var pkgs []graphPackage
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		path, replace, _ := strings.Cut(line, " ")
+		pkgs = append(pkgs, graphPackage{path, filepath.ToSlash(replace)})
+	}
+	if len(pkgs) < 50 {
+		t.Fatalf("go list printed %d packages; that is not %s's graph:\n%s", len(pkgs), dir, out)
+	}
+	return pkgs
+}
+
 // TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed checks app.wasm's package
 // graph: no forbidden package, and the stand-ins in place of what they
 // replace.
@@ -89,24 +109,17 @@ func TestAppWasm_LeavesOutWhatTheBrowserDoesNotNeed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	out := browserBuild(t, "list", "-deps", "-f", "{{.ImportPath}} {{with .Module}}{{with .Replace}}{{.Path}}{{end}}{{end}}", "./wasm/app")
-	seen := 0
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		pkg, replace, _ := strings.Cut(line, " ")
-		seen++
+	for _, p := range wasmGraph(t, "./wasm/app") {
 		for _, f := range forbidden {
-			if strings.HasPrefix(pkg, f.prefix) {
-				t.Errorf("app.wasm depends on %s again: %s", pkg, f.why)
+			if strings.HasPrefix(p.path, f.prefix) {
+				t.Errorf("app.wasm depends on %s again: %s", p.path, f.why)
 			}
 		}
 		for _, s := range standIns {
-			if strings.HasPrefix(pkg, s.module) && !strings.HasPrefix(filepath.ToSlash(replace), s.dir) {
-				t.Errorf("app.wasm links the real %s (replaced by %q), not the stand-in in %s (%s): the browser workspace lost its replace", pkg, replace, s.dir, s.why)
+			if strings.HasPrefix(p.path, s.module) && !strings.HasPrefix(p.replace, s.dir) {
+				t.Errorf("app.wasm links the real %s (replaced by %q), not the stand-in in %s (%s): the browser workspace lost its replace", p.path, p.replace, s.dir, s.why)
 			}
 		}
-	}
-	if seen < 50 {
-		t.Fatalf("go list printed %d packages; that is not app.wasm's graph:\n%s", seen, out)
 	}
 }
 
@@ -118,22 +131,14 @@ func TestImporterWasm_LeavesOutGoHTTP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	out := browserBuild(t, "list", "-deps", "-f", "{{.ImportPath}} {{with .Module}}{{with .Replace}}{{.Path}}{{end}}{{end}}", "./wasm/importer")
-	seen := 0
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		pkg, replace, _ := strings.Cut(line, " ")
-		seen++
-		for _, f := range []string{"net/http", "crypto/tls", "crypto/x509"} {
-			if pkg == f {
-				t.Errorf("importer.wasm depends on %s again", pkg)
-			}
+	for _, p := range wasmGraph(t, "./wasm/importer") {
+		switch p.path {
+		case "net/http", "crypto/tls", "crypto/x509":
+			t.Errorf("importer.wasm depends on %s again", p.path)
 		}
-		if strings.HasPrefix(pkg, "codeberg.org/readeck/go-readability/") && !strings.HasPrefix(filepath.ToSlash(replace), "../bin/browsermod/readability") {
-			t.Errorf("importer.wasm links the real %s (replaced by %q), not the copy without FromURL", pkg, replace)
+		if strings.HasPrefix(p.path, "codeberg.org/readeck/go-readability/") && !strings.HasPrefix(p.replace, "../bin/browsermod/readability") {
+			t.Errorf("importer.wasm links the real %s (replaced by %q), not the copy without FromURL", p.path, p.replace)
 		}
-	}
-	if seen < 50 {
-		t.Fatalf("go list printed %d packages; that is not importer.wasm's graph:\n%s", seen, out)
 	}
 }
 
