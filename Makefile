@@ -131,8 +131,13 @@ test-native:
 	$(GO) test -race -count=1 ./...
 
 # The packages that run in the browser, compiled to wasm and run in Node.
-test-wasm:
+# The app's packages under Node, with the modules as published; then those
+# whose behaviour rests on the browser copies of modules (wasm/browsermod:
+# goldmark, bluemonday, go-readability, bleve) again, with the copies, as
+# the wasm files are built.
+test-wasm: browsermod
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./app/...
+	GOWORK=$(BROWSER_WORK) GOOS=js GOARCH=wasm $(GO) test $(BROWSER_TAGS) -count=1 -exec="$(WASM_EXEC)" ./app/markdown ./app/knowledge ./app/knowledge/memindex ./app/knowledge/rank ./app/knowledge/importer
 
 e2e-deps:
 	@bash .ci/ensure-chromium
