@@ -174,7 +174,7 @@ func (ev *evaluator) eval(n *node) (Value, error) {
 		if err := ev.charge(n.pos, ratBits(args...)); err != nil {
 			return Value{}, err
 		}
-		return functions[n.name].fn(args, n.pos)
+		return functions()[n.name].fn(args, n.pos)
 	}
 }
 

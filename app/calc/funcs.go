@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"sort"
+	"sync"
 )
 
 // constants are the named values. They are float64 approximations, so any
@@ -32,10 +33,10 @@ func (f function) arity() string {
 	return fmt.Sprintf("%d or %d arguments", f.minArgs, f.maxArgs)
 }
 
-var functions map[string]function
-
-func init() {
-	functions = map[string]function{
+// functions are made on first use, not at the app's start: the map's
+// initialiser is code the first screen never runs.
+var functions = sync.OnceValue(func() map[string]function {
+	return map[string]function{
 		"sqrt":  {1, 1, sqrtFn},
 		"abs":   {1, 1, absFn},
 		"round": {1, 2, roundFn},
@@ -56,13 +57,13 @@ func init() {
 		"min":  {1, -1, func(a []Value, pos int) (Value, error) { return pick(a, -1), nil }},
 		"max":  {1, -1, func(a []Value, pos int) (Value, error) { return pick(a, 1), nil }},
 	}
-}
+})
 
 // Names lists the functions and constants Eval understands, for the tool
 // description and error hints.
 func Names() []string {
 	var out []string
-	for k := range functions {
+	for k := range functions() {
 		out = append(out, k)
 	}
 	for k := range constants {

@@ -216,7 +216,7 @@ func (p *parser) prefix() (*node, error) {
 func (p *parser) name(t token) (*node, error) {
 	key := strings.ToLower(t.text)
 	_, isConst := constants[key]
-	fn, isFunc := functions[key]
+	fn, isFunc := functions()[key]
 	if !isConst && !isFunc {
 		return nil, &Error{Pos: t.pos, Msg: fmt.Sprintf("unknown name %q", t.text)}
 	}

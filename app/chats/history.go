@@ -2,10 +2,9 @@ package chats
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"time"
@@ -119,9 +118,10 @@ func (h *History) sort() {
 }
 
 // newID is time-ordered (so ids sort like creation) with random bits, as
-// two tabs may create chats in the same millisecond.
+// two tabs may create chats in the same millisecond. The bits need to be
+// unlikely to repeat, not secret: math/rand/v2's generator, seeded by the
+// runtime, spares the app's start crypto/rand's first use (a chat is made
+// before the app is ready).
 func newID(now time.Time) string {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("c%013d-%s", now.UnixMilli(), hex.EncodeToString(b[:]))
+	return fmt.Sprintf("c%013d-%08x", now.UnixMilli(), rand.Uint32())
 }

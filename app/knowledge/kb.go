@@ -130,10 +130,7 @@ func New(cfg Config) (*KB, error) {
 	if cfg.Yield == nil {
 		cfg.Yield = Yield
 	}
-	an, err := memindex.Analyzer(name)
-	if err != nil {
-		return nil, err
-	}
+	an := newLazyAnalyzer(name)
 	idx, err := memindex.Open()
 	if err != nil {
 		return nil, err
@@ -445,3 +442,24 @@ func (kb *KB) chunksOf(ctx context.Context, id string) ([]Chunk, error) {
 	kb.docs.keep(id, cs)
 	return cs, nil
 }
+
+// lazyAnalyzer is bleve's analyzer for a language, built when it first
+// analyzes text: building it (an index mapping, the stop-word list) is
+// work the app's start need not do before it is ready, as a first visit's
+// empty knowledge base analyzes nothing until a document or a query comes.
+type lazyAnalyzer struct{ get func() analysis.Analyzer }
+
+// newLazyAnalyzer returns the analyzer bleve registers under name, one of
+// analyze.Languages' (TestAnalyzers_EveryLanguageIsRegistered).
+func newLazyAnalyzer(name string) lazyAnalyzer {
+	return lazyAnalyzer{get: sync.OnceValue(func() analysis.Analyzer {
+		an, err := memindex.Analyzer(name)
+		if err != nil {
+			panic(err) // analyze.Languages names an analyzer bleve lacks
+		}
+		return an
+	})}
+}
+
+// Analyze implements analysis.Analyzer.
+func (l lazyAnalyzer) Analyze(text []byte) analysis.TokenStream { return l.get().Analyze(text) }

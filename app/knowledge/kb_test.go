@@ -11,6 +11,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"tinyrag/app/knowledge/analyze"
+	"tinyrag/app/knowledge/memindex"
 )
 
 var ctx = context.Background()
@@ -697,5 +700,16 @@ func TestInputID_NamesADocumentWhenGiven(t *testing.T) {
 				t.Errorf("after the edit the knowledge base holds %v, want the edited document alone", docs)
 			}
 		})
+	}
+}
+
+func TestAnalyzers_EveryLanguageIsRegistered(t *testing.T) {
+	for code, name := range analyze.Languages {
+		if _, err := memindex.Analyzer(name); err != nil {
+			t.Errorf("language %q: %v", code, err)
+		}
+		if toks := newLazyAnalyzer(name).Analyze([]byte("Lighthouses")); len(toks) != 1 {
+			t.Errorf("language %q: %d tokens for one word", code, len(toks))
+		}
 	}
 }
