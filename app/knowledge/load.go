@@ -129,13 +129,13 @@ func (kb *KB) Load(ctx context.Context) error {
 			return err
 		}
 	}
-	// A snapshot that did not give the document list (written before the
-	// store's last write, or before versions) is saved again, so the next
-	// load can take the list from it.
 	// A store that holds nothing, not even a snapshot (a first visit), has
 	// nothing to save: writing an empty snapshot would only delay the
 	// app's start.
 	empty := snap == nil && snapErr == nil && kb.docs.len() == 0
+	// A snapshot that did not give the document list (written before the
+	// store's last write, or before versions) is saved again, so the next
+	// load can take the list from it.
 	_, versioned := kb.cfg.Store.(Versioned)
 	if !empty && (loadErr != nil || len(missing) > 0 || len(indexed) != kb.docs.len() || (versioned && !listed)) {
 		// Everything is loaded and stored; the snapshot only speeds up the
