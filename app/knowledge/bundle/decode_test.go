@@ -151,9 +151,9 @@ func TestTermShard_DecodesWhatWasWritten(t *testing.T) {
 	}
 }
 
-// countShards counts the shards shardWriter cuts: greedily, an entry that
-// would take a shard past the cut starting the next, one larger than the
-// cut alone in its own.
+// countShards counts the shards shardWriter cuts (both by shardCut):
+// greedily, an entry that would take a shard past the cut starting the
+// next, one larger than the cut alone in its own.
 func TestCountShards_CountsAsTheWriterCuts(t *testing.T) {
 	for _, tc := range []struct {
 		sizes []int
@@ -170,7 +170,7 @@ func TestCountShards_CountsAsTheWriterCuts(t *testing.T) {
 		if got := countShards(tc.sizes, tc.cut); got != tc.want {
 			t.Errorf("countShards(%v, %d) = %d, want %d", tc.sizes, tc.cut, got, tc.want)
 		}
-		w := shardWriter{dir: "t", cut: tc.cut, out: &Output{Files: map[string][]byte{}}}
+		w := shardWriter{dir: "t", c: shardCut{cut: tc.cut}, out: &Output{Files: map[string][]byte{}}}
 		n := 0
 		w.encode = func() []byte { n++; return []byte{byte(n)} }
 		for i, s := range tc.sizes {

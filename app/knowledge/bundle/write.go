@@ -282,7 +282,7 @@ func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output,
 // m.Common.
 func writeTermShards(segs []flatSegment, terms []string, body, title []uint32, desc *rank.Description, m *Manifest, cut int, out *Output) (ShardMap, []lexEntry, []int, error) {
 	var shard shardColumns
-	shards := shardWriter{dir: "t", cut: cut, out: out, encode: func() []byte {
+	shards := shardWriter{dir: "t", c: shardCut{cut: cut}, out: out, encode: func() []byte {
 		b := shard.bytes()
 		shard = shardColumns{}
 		return b
@@ -324,19 +324,13 @@ func writeTermShards(segs []flatSegment, terms []string, body, title []uint32, d
 	return shards.done(), lex, sizes, nil
 }
 
-// countShards is how many shards entries of sizes make, cut at cut as
-// shardWriter cuts them.
+// countShards is how many shards entries of sizes make, cut at cut.
 func countShards(sizes []int, cut int) int {
-	n, size := 0, 0
+	c, n := shardCut{cut: cut}, 0
 	for _, s := range sizes {
-		if n > 0 && size+s > cut {
+		if c.add(s) {
 			n++
-			size = 0
 		}
-		if n == 0 {
-			n = 1
-		}
-		size += s
 	}
 	return n
 }
@@ -391,35 +385,51 @@ func compact(s []string) []string {
 	return out
 }
 
-// shardWriter cuts a sorted run of entries into shards of about cut
-// bytes; encode returns the entries given since the last shard as a
-// shard, and forgets them.
+// shardCut is the rule shards are cut by: greedily, an entry that would
+// take the current shard past cut bytes starts the next one (an entry
+// larger than cut gets a shard of its own).
+type shardCut struct {
+	cut  int
+	size int // the current shard's entries' bytes
+	n    int // its entries
+}
+
+// add counts an entry of size bytes and reports whether it starts a new
+// shard (the first entry does).
+func (c *shardCut) add(size int) bool {
+	starts := c.n == 0 || c.size+size > c.cut
+	if starts {
+		c.size, c.n = 0, 0
+	}
+	c.size += size
+	c.n++
+	return starts
+}
+
+// shardWriter cuts a sorted run of entries into shards (shardCut); encode
+// returns the entries given since the last shard as a shard, and forgets
+// them.
 type shardWriter struct {
-	dir    string
-	cut    int
-	out    *Output
-	encode func() []byte
-	m      ShardMap
-	size   int // the current shard's entries' bytes
-	n      int // its entries
-	first  string
+	dir     string
+	c       shardCut
+	out     *Output
+	encode  func() []byte
+	m       ShardMap
+	first   string // the current shard's first entry
+	pending bool   // the current shard has entries not yet written
 }
 
 // add counts an entry of size bytes that the caller gives encode next;
-// an entry that would take the shard past its size starts a new one.
+// an entry that starts a new shard writes the one before.
 func (w *shardWriter) add(term string, size int) {
-	if w.n > 0 && w.size+size > w.cut {
+	if w.c.add(size) {
 		w.flush()
+		w.first, w.pending = term, true
 	}
-	if w.n == 0 {
-		w.first = term
-	}
-	w.size += size
-	w.n++
 }
 
 func (w *shardWriter) flush() {
-	if w.n == 0 {
+	if !w.pending {
 		return
 	}
 	data := w.encode()
@@ -427,7 +437,7 @@ func (w *shardWriter) flush() {
 	w.out.Files[name] = data
 	w.m.First = append(w.m.First, w.first)
 	w.m.Files = append(w.m.Files, name)
-	w.size, w.n = 0, 0
+	w.pending = false
 }
 
 func (w *shardWriter) done() ShardMap {
@@ -441,7 +451,7 @@ func (w *shardWriter) done() ShardMap {
 // writeLexicon writes entries, sorted, as shards in dir.
 func writeLexicon(dir string, entries []lexEntry, cut int, out *Output) ShardMap {
 	var shard []lexEntry
-	w := shardWriter{dir: dir, cut: cut, out: out, encode: func() []byte {
+	w := shardWriter{dir: dir, c: shardCut{cut: cut}, out: out, encode: func() []byte {
 		b := encodeLexicon(nil, shard)
 		shard = shard[:0]
 		return b
