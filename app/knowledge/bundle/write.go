@@ -249,26 +249,29 @@ func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output,
 	// at most twice.
 	cut := positive(opt.ShardBytes, DefaultShardBytes)
 	shards := &Output{Files: map[string][]byte{}}
-	sm, lex, sizes, err := writeTermShards(segs, terms, body, title, desc, m, cut, shards)
+	ts, err := writeTermShards(segs, terms, body, title, desc, cut, shards)
 	if err != nil {
 		return err
 	}
 	fits := func(n int) bool { return n <= opt.MapPage || (n+opt.MapPage-1)/opt.MapPage <= preloadPages }
+	sm := ts.shards
 	if opt.ShardBytes == 0 && !fits(len(sm.Files)) {
-		for !fits(countShards(sizes, cut)) {
+		for !fits(countShards(ts.sizes, cut)) {
 			cut *= 2
 		}
 		shards = &Output{Files: map[string][]byte{}}
-		m.Common = m.Common[:0]
-		if sm, lex, _, err = writeTermShards(segs, terms, body, title, desc, m, cut, shards); err != nil {
+		again, err := writeTermShards(segs, terms, body, title, desc, cut, shards)
+		if err != nil {
 			return err
 		}
+		sm = again.shards
 	}
 	maps.Copy(out.Files, shards.Files)
+	m.Common = ts.common
 	m.Terms = paginate(sm, opt.MapPage, out)
-	m.Lexicon = paginate(writeLexicon("x", lex, opt.LexiconBytes, out), opt.MapPage, out)
-	rev := make([]lexEntry, len(lex))
-	for i, e := range lex {
+	m.Lexicon = paginate(writeLexicon("x", ts.lex, opt.LexiconBytes, out), opt.MapPage, out)
+	rev := make([]lexEntry, len(ts.lex))
+	for i, e := range ts.lex {
 		rev[i] = lexEntry{reverse(e.term), e.df}
 	}
 	sort.Slice(rev, func(i, j int) bool { return rev[i].term < rev[j].term })
@@ -276,19 +279,25 @@ func writeTerms(ix rank.Index, desc *rank.Description, m *Manifest, out *Output,
 	return nil
 }
 
+// termShards is what writeTermShards wrote and learnt: all but the
+// shards' map is the same whatever the cut.
+type termShards struct {
+	shards ShardMap
+	lex    []lexEntry // each term and its document frequency
+	common []string   // the terms too common for feedback
+	sizes  []int      // each term's entry size in a shard
+}
+
 // writeTermShards writes the term shards of terms, cut at about cut
-// bytes, into out; it returns their map, the lexicon's entries and each
-// term's entry size, and lists the terms too common for feedback in
-// m.Common.
-func writeTermShards(segs []flatSegment, terms []string, body, title []uint32, desc *rank.Description, m *Manifest, cut int, out *Output) (ShardMap, []lexEntry, []int, error) {
+// bytes, into out.
+func writeTermShards(segs []flatSegment, terms []string, body, title []uint32, desc *rank.Description, cut int, out *Output) (termShards, error) {
 	var shard shardColumns
 	shards := shardWriter{dir: "t", c: shardCut{cut: cut}, out: out, encode: func() []byte {
 		b := shard.bytes()
 		shard = shardColumns{}
 		return b
 	}}
-	var lex []lexEntry
-	sizes := make([]int, 0, len(terms))
+	ts := termShards{sizes: make([]int, 0, len(terms))}
 	for _, term := range terms {
 		tp := termPostings{term: term}
 		for _, s := range segs {
@@ -309,19 +318,20 @@ func writeTermShards(segs []flatSegment, terms []string, body, title []uint32, d
 		}
 		// A reader takes a title chunk's figures from the body postings.
 		if c, ok := missing(tp.title.docs, tp.body.docs); ok {
-			return ShardMap{}, nil, nil, fmt.Errorf("bundle: the term %q is in chunk %d's title but not in its body", tp.term, c)
+			return termShards{}, fmt.Errorf("bundle: the term %q is in chunk %d's title but not in its body", tp.term, c)
 		}
 		df := len(tp.body.docs)
 		if rank.CommonTerm(df, len(desc.Ord)) {
-			m.Common = append(m.Common, term)
+			ts.common = append(ts.common, term)
 		}
-		lex = append(lex, lexEntry{term, uint32(df)})
+		ts.lex = append(ts.lex, lexEntry{term, uint32(df)})
 		size := termSize(&tp)
-		sizes = append(sizes, size)
+		ts.sizes = append(ts.sizes, size)
 		shards.add(term, size)
 		shard.add(&tp)
 	}
-	return shards.done(), lex, sizes, nil
+	ts.shards = shards.done()
+	return ts, nil
 }
 
 // countShards is how many shards entries of sizes make, cut at cut.
