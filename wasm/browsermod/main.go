@@ -299,7 +299,9 @@ func FromURL(pageURL string, timeout time.Duration, requestModifiers ...RequestW
 `
 
 // lazyRegexpFile is the Go file that gives package pkg of a copy a regular
-// expression compiled on first use, for its package-level variables.
+// expression compiled on first use, for its package-level variables: what
+// app/internal/lazyregexp is to tinyRAG's own packages, which a copied
+// module cannot import.
 func lazyRegexpFile(pkg string) string {
 	return "package " + pkg + `
 
