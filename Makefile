@@ -69,7 +69,7 @@ NOINLINE := github.com/maxence-charriere/... github.com/google/uuid tinyrag/wasm
   github.com/blevesearch/bleve/v2/index/scorch/mergeplan github.com/blevesearch/bleve/v2/analysis/datetime/... \
   github.com/blevesearch/bleve/v2/analysis/analyzer/...
 BROWSER_FLAGS = $(BROWSER_TAGS) $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
-WASM_MAINS   := ./wasm/app ./wasm/importer $(if $(wildcard wasm/nanogo),./wasm/nanogo)
+WASM_MAINS   := ./wasm/app ./wasm/markdown ./wasm/importer $(if $(wildcard wasm/nanogo),./wasm/nanogo)
 # The two native build tools in one go command: started as two (go run and
 # go build beside each other), they compiled the same standard packages
 # twice on an empty build cache.

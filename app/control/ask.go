@@ -10,7 +10,7 @@ import (
 	"tinyrag/app/engine"
 	"tinyrag/app/llm"
 	"tinyrag/app/llm/reach"
-	"tinyrag/app/markdown"
+	"tinyrag/app/markdown/answer"
 	"tinyrag/app/nomodel"
 )
 
@@ -201,7 +201,7 @@ func (ch *Chat) answer(actx context.Context, j answerJob, req engine.Request, of
 		m.Error = ""
 		m.Settle(answerText(j.st.Lang, textStopped))
 		if m.Answer == "" {
-			m.Answer = markdown.StripToolBlocks(m.Content, MDCards(m))
+			m.Answer = answer.StripToolBlocks(m.Content, MDCards(m))
 		}
 	}
 	m.Streaming = false
@@ -279,10 +279,10 @@ func unreachable(err error) bool {
 }
 
 // MDCards turns the message's cards into the renderer's.
-func MDCards(m *chats.Message) []markdown.Card {
-	out := make([]markdown.Card, len(m.Cards))
+func MDCards(m *chats.Message) []answer.Card {
+	out := make([]answer.Card, len(m.Cards))
 	for i, c := range m.Cards {
-		out[i] = markdown.Card{Start: c.Start, End: c.End, ID: c.ID, Tool: c.Tool, Input: c.Input,
+		out[i] = answer.Card{Start: c.Start, End: c.End, ID: c.ID, Tool: c.Tool, Input: c.Input,
 			Status: c.Status, Result: c.Result, Error: c.Error}
 	}
 	return out

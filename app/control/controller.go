@@ -14,7 +14,6 @@ import (
 	"tinyrag/app/knowledge/importrun"
 	"tinyrag/app/knowledge/site"
 	"tinyrag/app/llm"
-	"tinyrag/app/markdown"
 	"tinyrag/app/nanogo"
 )
 
@@ -210,14 +209,6 @@ func (ctl *Controller) begin() {
 		ctl.status.LoadMs = c.now().Sub(started).Milliseconds()
 		ctl.unlock()
 		c.mark("tinyrag:ready")
-		// What the first answer needs and the first screen does not is
-		// prepared once the ready screen had its turn to render (the
-		// controller's goroutines share the page's one thread with the
-		// UI's).
-		c.goAsync(func() {
-			time.Sleep(warmAfter)
-			markdown.Warm()
-		})
 		ctl.siteReady(rt, opening)
 	})
 }
@@ -247,11 +238,6 @@ func (ctl *Controller) setQueued(q bool) {
 	ctl.status.Queued = q
 	ctl.unlock()
 }
-
-// warmAfter is how long after ready the controller prepares the first
-// answer's rendering (markdown.Warm): long enough for the browser to paint
-// the ready screen and send the model check's requests.
-const warmAfter = 100 * time.Millisecond
 
 // siteOpening is the site's knowledge as openSite opens it: bundles and
 // readErrs are set before the runtime's siteRead is closed, openErrs

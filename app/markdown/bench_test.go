@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"tinyrag/app/markdown/answer"
 )
 
 // answer10K builds a realistic ~10 KB answer: prose, a list, a table, code
@@ -40,7 +42,7 @@ func BenchmarkRenderAnswer_Streaming(b *testing.B) {
 // without tool blocks, so all of it is one growing Markdown piece.
 func BenchmarkRenderAnswer_StreamingNoCards(b *testing.B) {
 	text, cards := answer10K()
-	benchStreaming(b, StripToolBlocks(text, cards), nil)
+	benchStreaming(b, answer.StripToolBlocks(text, cards), nil)
 }
 
 func benchStreaming(b *testing.B, text string, cards []Card) {
@@ -89,7 +91,7 @@ func cardsWithin(cards []Card, n int) []Card {
 // BenchmarkToText measures plain-text conversion of the same answer.
 func BenchmarkToText(b *testing.B) {
 	text, cards := answer10K()
-	src := StripToolBlocks(text, cards)
+	src := answer.StripToolBlocks(text, cards)
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
 		ToText(src)

@@ -1,33 +1,21 @@
 package markdown
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
+
+	"tinyrag/app/markdown/answer/answertest"
 )
 
-// block returns a tool block for name and input in the protocol's format.
-func block(name, input string) string {
-	return fmt.Sprintf(`<tool name="%s"><query>%s</query></tool>`, name, input)
-}
-
-// answerWith builds an answer text from pieces, returning a card for each
-// piece that is a tool block (starting with "<tool ").
-func answerWith(pieces ...string) (string, []Card) {
-	var b strings.Builder
-	var cards []Card
-	for _, p := range pieces {
-		if strings.HasPrefix(p, "<tool ") {
-			cards = append(cards, Card{Start: b.Len(), End: b.Len() + len(p), ID: fmt.Sprintf("call_%d", len(cards)+1), Tool: "rag_knowledge", Input: "q", Status: "done"})
-		}
-		b.WriteString(p)
-	}
-	return b.String(), cards
-}
+// block and answerWith build the tests' answers.
+var (
+	block      = answertest.Block
+	answerWith = answertest.With
+)
 
 func TestRenderAnswer_CardShowsEachStatus(t *testing.T) {
 	tests := []struct {
@@ -239,44 +227,6 @@ func TestRenderAnswer_InvalidCardsAreIgnoredAndLoseNothing(t *testing.T) {
 	}
 }
 
-func TestCheckCards_ExplainsEachIgnoredCard(t *testing.T) {
-	text := "ü " + block("x", "q")
-	start := len("ü ")
-	ok := Card{ID: "c1", Start: start, End: len(text)}
-	tests := []struct {
-		name  string
-		cards []Card
-		want  []string // one substring per expected problem; none for nil
-	}{
-		{"all placed", []Card{ok}, nil},
-		{"no cards", nil, nil},
-		{"outside the text", []Card{{ID: "c2", Start: start, End: len(text) + 1}}, []string{`"c2"`, "outside the text"}},
-		{"negative start", []Card{{ID: "c3", Start: -1, End: 2}}, []string{"outside the text"}},
-		{"empty", []Card{{ID: "c4", Start: 3, End: 3}}, []string{"empty or reversed"}},
-		{"overlap", []Card{ok, {ID: "c5", Start: start + 1, End: len(text)}}, []string{`"c5"`, "overlaps an earlier card"}},
-		{"split character", []Card{{ID: "c6", Start: 1, End: len(text)}}, []string{"splits a UTF-8 character"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := CheckCards(text, tt.cards)
-			if len(tt.want) == 0 {
-				if err != nil {
-					t.Fatalf("CheckCards = %v, want nil", err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("CheckCards = nil, want an error mentioning %q", tt.want)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not mention %q", err, w)
-				}
-			}
-		})
-	}
-}
-
 func TestRenderAnswer_StreamingHidesOpenBlock(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -321,41 +271,6 @@ func TestRenderAnswer_StreamingHidesOpenBlock(t *testing.T) {
 				t.Errorf("text %q must be hidden while streaming:\n%s", tt.notText, out)
 			}
 		})
-	}
-}
-
-func TestStripToolBlocks_ClosesTheGapABlockLeaves(t *testing.T) {
-	b1, b2 := block("rag_knowledge", "a"), block("calculate", "1+1")
-	tests := []struct {
-		name   string
-		pieces []string
-		want   string
-	}{
-		{"no cards keeps text unchanged", []string{"Just text.\n"}, "Just text.\n"},
-		{"block on its own paragraph", []string{"Let me check.\n\n", b1, "\n\nIt is 42."}, "Let me check.\n\nIt is 42."},
-		{"block at the start", []string{b1, "\n\nIt is 42."}, "It is 42."},
-		{"block at the end", []string{"Checking.\n\n", b1}, "Checking.\n\n"},
-		{"block inside a sentence", []string{"The sum ", b2, " is 2."}, "The sum is 2."},
-		{"block glued to text inserts nothing", []string{"The sum", b2, "is 2."}, "The sumis 2."},
-		{"two blocks in a row", []string{"A.\n\n", b1, "\n", b2, "\n\nB."}, "A.\n\nB."},
-		{"indented code after a block keeps its indent", []string{"A.\n\n", b1, "\n\n    code\n"}, "A.\n\n    code\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			text, cards := answerWith(tt.pieces...)
-			if got := StripToolBlocks(text, cards); got != tt.want {
-				t.Errorf("StripToolBlocks = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestStripToolBlocks_InvalidCardsRemoveNothing(t *testing.T) {
-	text := "A " + block("x", "q") + " B"
-	for _, c := range []Card{{Start: -1, End: 4}, {Start: 2, End: len(text) + 1}, {Start: 5, End: 5}} {
-		if got := StripToolBlocks(text, []Card{c}); got != text {
-			t.Errorf("card %+v changed the text to %q", c, got)
-		}
 	}
 }
 

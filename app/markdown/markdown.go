@@ -40,6 +40,8 @@ import (
 	"strings"
 	"sync"
 
+	"tinyrag/app/markdown/answer"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
@@ -47,29 +49,12 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// Options tune how an answer is rendered.
-type Options struct {
-	// AllowRun adds a Run button to ```go code blocks (only when the nanoGo
-	// tool is enabled, so the button never promises what cannot happen).
-	AllowRun bool
-	// Lang picks the language of labels: "en" (default) or "de".
-	Lang string
-	// Streaming says the answer is still arriving. A trailing tool block that
-	// has begun but not closed is then shown as a running card instead of
-	// flickering raw XML; once the stream is over the text is shown as written.
-	Streaming bool
-	// Expanded lists the call ids whose card details are open. Each token
-	// replaces the answer's HTML, so the UI keeps the user's open/closed
-	// choice here (from the details' toggle event) for it to survive.
-	Expanded map[string]bool
-	// CiteLinks are where the answer's citation marks lead: CiteLinks[n-1]
-	// is the passage "[n]" cites ("" leaves that mark as text). They are
-	// the app's own links to its sources, never the model's.
-	CiteLinks []string
-	// CiteTarget is the citation links' target: "_top" (an embedded view
-	// opens the page in the window around it) or "_blank" (the default).
-	CiteTarget string
-}
+// Options tune how an answer is rendered (see answer.Options).
+type Options = answer.Options
+
+// Card places a tool block's live status card over the raw XML of that
+// block in the answer text (see answer.Card).
+type Card = answer.Card
 
 // Render returns the sanitized HTML of Markdown src inside one root
 // <div class="md">, with English labels and no Run buttons.

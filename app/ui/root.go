@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/markdown/mdmodule"
 	"tinyrag/app/ui/chatview"
 	"tinyrag/app/ui/i18n"
 	"tinyrag/app/ui/settingsview"
@@ -64,6 +65,9 @@ func startRoot(ctx app.Context, ctrl *Controller, settings *control.Settings, ad
 	ctx.ObserveState(control.StateSettings, settings).OnChange(apply)
 	preventEnterNewline()
 	watchPage(ctrl)
+	// Answers are drawn again once the Markdown renderer is loaded (or
+	// could not be): see chatview.StateFormatting.
+	mdmodule.Page.OnChange(func(s mdmodule.State) { ctx.SetState(chatview.StateFormatting, s) })
 	ctrl.Start(statePublisher{ctx})
 }
 

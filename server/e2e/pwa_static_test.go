@@ -196,14 +196,15 @@ func TestPWA_StaticSiteWorksOfflineAfterOneVisit(t *testing.T) {
 	setNetwork(t, b, false, 0, 0)
 	readyAt := time.UnixMilli(int64(eval[float64](t, b, `window.__readyAt`)))
 	// The worker fetched the files it stores later only after the app was
-	// ready: nanoGo's and the importer's wasm, and the bundle's list of
-	// files, which only its background download reads. The page shows
-	// ready on the render after the app is: a little slack for that
-	// render.
+	// ready: nanoGo's, the importer's and the Markdown renderer's wasm,
+	// and the bundle's list of files, which only its background download
+	// reads. The page shows ready on the render after the app is: a
+	// little slack for that render.
 	const renderSlack = 500 * time.Millisecond
 	later := map[string]func(string) bool{
 		"/sub/web/nanogo.wasm":   func(p string) bool { return p == "/sub/web/nanogo.wasm" },
 		"/sub/web/importer.wasm": func(p string) bool { return p == "/sub/web/importer.wasm" },
+		"/sub/web/markdown.wasm": func(p string) bool { return p == "/sub/web/markdown.wasm" },
 		"the bundle's file list": func(p string) bool { return strings.HasPrefix(p, "/sub/bundles/") && strings.Contains(p, "/l/") },
 	}
 	for name, match := range later {
@@ -217,6 +218,7 @@ func TestPWA_StaticSiteWorksOfflineAfterOneVisit(t *testing.T) {
 		"/sub/web/app.wasm":      1, // the install revalidated the page's copy
 		"/sub/web/nanogo.wasm":   1,
 		"/sub/web/importer.wasm": 1,
+		"/sub/web/markdown.wasm": 1,
 	} {
 		if n := site.downloads(p); n != want {
 			t.Errorf("%s downloaded %d times on the first visit, want %d", p, n, want)

@@ -101,10 +101,10 @@ func isPage(path string) bool {
 }
 
 // loadedOnFirstUse are the assets the page fetches only when a feature is
-// first used, each megabytes of wasm. A first install of the worker leaves
+// first used (markdown.wasm: the first answer), each megabytes of wasm. A first install of the worker leaves
 // them out and stores them once the app reports it has started (see
 // pwa.Asset.Later), so they do not slow a first visit.
-var loadedOnFirstUse = map[string]bool{"/web/nanogo.wasm": true, "/web/importer.wasm": true}
+var loadedOnFirstUse = map[string]bool{"/web/nanogo.wasm": true, "/web/importer.wasm": true, "/web/markdown.wasm": true}
 
 // builtPWA is one version of the app as the service worker stores it: the
 // page and go-app's generated files with their exact bytes, our service

@@ -51,7 +51,9 @@ var forbidden = []struct{ prefix, why string }{
 	{"codeberg.org/readeck/go-readability", "importers live in importer.wasm"},
 	{"github.com/andybalholm/cascadia", "importers live in importer.wasm"},
 	{"github.com/go-shiori/", "importers live in importer.wasm"},
-	{"golang.org/x/net/html/charset", "importers live in importer.wasm (x/net/html itself stays: bluemonday parses with it)"},
+	{"golang.org/x/net/html", "importers live in importer.wasm, and the sanitizer that parses HTML in markdown.wasm"},
+	{"github.com/yuin/goldmark", "the Markdown renderer lives in markdown.wasm, loaded on first use (app/markdown/mdmodule)"},
+	{"github.com/microcosm-cc/bluemonday", "the sanitizer lives in markdown.wasm with the renderer"},
 	{"github.com/ledongthuc/pdf", "importers live in importer.wasm"},
 	{"tinyrag/app/knowledge/importer", "importers live in importer.wasm"},
 	{"tinyrag/app/web/fetch", "the server's fetcher, with its HTML extraction"},
@@ -66,9 +68,6 @@ var forbidden = []struct{ prefix, why string }{
 	{"mime", "its tables of file types; app/llm reads a Content-Type itself"},
 	{"compress/gzip", "knowledge backups are gzipped by the browser's CompressionStream (app/knowledge/backup's gzip_js.go)"},
 	{"compress/flate", "knowledge backups are gzipped by the browser's CompressionStream (app/knowledge/backup's gzip_js.go)"},
-	{"github.com/gorilla/css", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},
-	{"github.com/aymerick/douceur", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},
-	{"github.com/microcosm-cc/bluemonday/css", "bluemonday's browser copy parses no CSS (wasm/browsermod)"},
 }
 
 // standIns are modules the browser workspace replaces, with the folder
@@ -139,6 +138,28 @@ func TestImporterWasm_LeavesOutGoHTTP(t *testing.T) {
 		if strings.HasPrefix(p.path, "codeberg.org/readeck/go-readability/") && !strings.HasPrefix(p.replace, "../bin/browsermod/readability") {
 			t.Errorf("importer.wasm links the real %s (replaced by %q), not the copy without FromURL", p.path, p.replace)
 		}
+	}
+}
+
+// TestMarkdownWasm_HoldsTheRendererAlone checks markdown.wasm's package
+// graph: it is fetched with a visitor's first answer, so it carries the
+// renderer and nothing of the app's (the UI, the knowledge index, go-app)
+// nor Go's HTTP client.
+func TestMarkdownWasm_HoldsTheRendererAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	var renderer bool
+	for _, p := range wasmGraph(t, "./wasm/markdown") {
+		renderer = renderer || p.path == "tinyrag/app/markdown"
+		for _, prefix := range []string{"github.com/maxence-charriere/go-app", "github.com/blevesearch/", "tinyrag/app/ui", "tinyrag/app/control", "tinyrag/app/knowledge", "net/http", "crypto/tls"} {
+			if strings.HasPrefix(p.path, prefix) {
+				t.Errorf("markdown.wasm depends on %s", p.path)
+			}
+		}
+	}
+	if !renderer {
+		t.Error("markdown.wasm does not hold tinyrag/app/markdown")
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"tinyrag/app/embed"
 	"tinyrag/app/knowledge"
 	"tinyrag/app/knowledge/importrun"
+	"tinyrag/app/markdown/mdmodule"
 	"tinyrag/app/nanogo"
 	pagetable "tinyrag/app/pages"
 	"tinyrag/app/siteconfig"
@@ -43,6 +44,8 @@ func main() {
 		// same base, found here at run time.
 		root := ui.BasePath(page, app.Getenv("GOAPP_ROOT_PREFIX"))
 		useRoot(root)
+		// The Markdown renderer is markdown.wasm, loaded on first use.
+		mdmodule.Page.URL = root + "web/markdown.wasm"
 		deps := control.Deps{
 			Origin:    origin.String(),
 			ConfigURL: origin.String() + root + siteconfig.FileName,

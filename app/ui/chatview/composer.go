@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/markdown/mdmodule"
 	"tinyrag/app/ui/i18n"
 	"tinyrag/app/ui/uikit"
 )
@@ -127,6 +128,9 @@ func (c *Composer) Render() app.UI {
 		Placeholder(i18n.T(l, "placeholder")).Title(i18n.T(l, "keys_hint")).Aria("describedby", "keys-hint").
 		Text(c.draft).
 		OnInput(func(ctx app.Context, e app.Event) {
+			// A question is on its way: its answer will want the
+			// Markdown renderer.
+			mdmodule.Page.Load()
 			c.draft = ctx.JSSrc().Get("value").String()
 			autoGrow(ctx.JSSrc())
 		}).

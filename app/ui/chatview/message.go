@@ -10,7 +10,8 @@ import (
 
 	"tinyrag/app/chats"
 	"tinyrag/app/control"
-	"tinyrag/app/markdown"
+	"tinyrag/app/markdown/answer"
+	"tinyrag/app/markdown/mdmodule"
 	"tinyrag/app/ui/i18n"
 	"tinyrag/app/ui/uikit"
 )
@@ -35,6 +36,9 @@ type MessageView struct {
 	LinkTarget string
 	// FeedbackNote says who hears a rating.
 	FeedbackNote string
+	// Formatting is the Markdown renderer's state (StateFormatting); a
+	// change draws the answer again.
+	Formatting mdmodule.State
 
 	copied bool
 }
@@ -53,7 +57,7 @@ func (v *MessageView) Render() app.UI {
 		app.Button().Class("icon-btn copy-answer").Type("button").Aria("label", i18n.T(l, "copy")).
 			Body(uikit.Icon("copy"), app.Span().Text(copyLabel(l, v.copied))).
 			OnClick(func(ctx app.Context, e app.Event) {
-				uikit.CopyText(markdown.ToText(AnswerText(m)))
+				uikit.CopyText(mdmodule.Page.ToText(AnswerText(m)))
 				v.copied = true
 				ctx.After(1500*time.Millisecond, func(app.Context) { v.copied = false })
 			}, app.EventScope(v.ChatID, v.Index)),
@@ -126,7 +130,7 @@ func linkTarget(target string) string {
 func (v *MessageView) renderAnswer() app.UI {
 	m := &v.Msg
 	l := v.Lang
-	html := markdown.RenderAnswer(m.Content, control.MDCards(m), markdown.Options{AllowRun: v.AllowRun, Lang: l, Streaming: m.Streaming, Expanded: v.Expanded,
+	html := mdmodule.Page.RenderAnswer(m.Content, control.MDCards(m), answer.Options{AllowRun: v.AllowRun, Lang: l, Streaming: m.Streaming, Expanded: v.Expanded,
 		CiteLinks: uikit.SiteOf(v.Ctrl).CiteLinks(m.Citations), CiteTarget: v.LinkTarget})
 	cls := "answer"
 	if m.Streaming {
@@ -149,6 +153,15 @@ func (v *MessageView) renderAnswer() app.UI {
 		))
 	}
 	parts = append(parts, app.Div().Class(cls).Body(app.Raw(html)))
+	if st, err := mdmodule.Page.State(); st == mdmodule.Failed && m.Content != "" {
+		// Shown as plain text: say so, and why, rather than let it
+		// look like the model's formatting.
+		why := ""
+		if err != nil {
+			why = err.Error()
+		}
+		parts = append(parts, app.P().Class("msg-note plain-note").Title(why).Text(i18n.T(l, "formatting_unavailable")))
+	}
 	if m.Offline {
 		parts = append(parts, app.P().Class("msg-note").Text(i18n.T(l, "answered_from_kb")))
 	}
@@ -199,5 +212,5 @@ func AnswerText(m *chats.Message) string {
 	if m.Answer != "" {
 		return m.Answer
 	}
-	return markdown.StripToolBlocks(m.Content, control.MDCards(m))
+	return answer.StripToolBlocks(m.Content, control.MDCards(m))
 }

@@ -13,9 +13,15 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
+	"tinyrag/app/markdown/mdmodule"
 	"tinyrag/app/ui/i18n"
 	"tinyrag/app/ui/uikit"
 )
+
+// StateFormatting is the go-app state holding the Markdown renderer's
+// mdmodule.State: the thread draws its answers again when it changes, as
+// plain text turns into rendered Markdown once markdown.wasm has loaded.
+const StateFormatting = "tinyrag/formatting"
 
 // ThreadView is the conversation: notices, the welcome or the messages.
 // It keeps which tool cards the user opened, per message, so they stay
@@ -43,9 +49,10 @@ type ThreadView struct {
 	// nobody but this browser).
 	FeedbackNote string
 
-	thread control.Thread
-	status control.Status
-	model  control.ModelState
+	thread     control.Thread
+	status     control.Status
+	model      control.ModelState
+	formatting mdmodule.State
 
 	expanded map[int]map[string]bool // message index → call id → open
 	openFor  string                  // the chat expanded belongs to
@@ -60,6 +67,7 @@ func (t *ThreadView) OnMount(ctx app.Context) {
 	})
 	ctx.ObserveState(control.StateStatus, &t.status)
 	ctx.ObserveState(control.StateModel, &t.model)
+	ctx.ObserveState(StateFormatting, &t.formatting)
 	// A click on a card's summary is seen as it happens: the toggle
 	// event that follows is queued, and a token arriving meanwhile
 	// replaces the card, so the event would fire on a detached element.
@@ -174,7 +182,7 @@ func (t *ThreadView) Render() app.UI {
 				Ctrl: t.Ctrl, Lang: l, Debug: t.Debug, AllowRun: t.AllowRun,
 				ChatID: t.thread.ChatID, Index: i, Msg: m,
 				CanRegenerate: i == last && !t.thread.Busy, Expanded: t.expanded[i],
-				LinkTarget: t.LinkTarget, FeedbackNote: t.FeedbackNote,
+				LinkTarget: t.LinkTarget, FeedbackNote: t.FeedbackNote, Formatting: t.formatting,
 			})
 		}
 		body = append(body, app.Div().Class("thread").Attr("role", "log").Aria("live", "polite").

@@ -146,6 +146,7 @@ var texts = map[string][2]string{
 	"telemetry":                {"Telemetry", "Telemetrie"},
 	"run":                      {"Run", "Ausführen"},
 	"chunk":                    {"Passage", "Passage"},
+	"formatting_unavailable":   {"Shown as plain text: the formatter (markdown.wasm) could not be loaded", "Als reiner Text gezeigt: der Formatierer (markdown.wasm) konnte nicht geladen werden"},
 	"answered_from_kb":         {"Answered in this browser, without a language model", "In diesem Browser beantwortet, ohne Sprachmodell"},
 	"kb_loading":               {"Loading knowledge base…", "Lade Wissensbasis…"},
 	"storage_temporary":        {"Storage is unavailable: nothing will survive a reload.", "Speicher nicht verfügbar: nichts übersteht ein Neuladen."},
