@@ -25,15 +25,16 @@ BROTLI_WASM_DEV ?= 5
 
 all: build
 
-# The browser bundles. The nanoGo worker and the file importers get their
-# own wasm, each loaded in a Web Worker on first use, so app.wasm carries
-# neither the interpreter nor the importers. All three are built in one go
-# command, which shares their common packages and overlaps one's link with
-# another's compiling, in the browser workspace (wasm/browser.work): zap
-# and json-iterator swapped for stand-ins, and the browser copies of go-app,
-# bleve and bluemonday (bin/browsermod, written by wasm/browsermod) in
-# place; the tag leaves net/http out of app/httpdo, so app.wasm imports no
-# net/http (docs/startup.md).
+# The browser bundles. The Markdown renderer (run on the page beside
+# app.wasm), the nanoGo worker and the file importers get their own wasm,
+# each loaded on first use, so app.wasm carries none of them. All four are
+# built in one go command, which shares their common packages and
+# overlaps one's link with another's compiling, in the browser workspace
+# (wasm/browser.work): zap and json-iterator swapped for stand-ins, and the
+# browser copies of go-app, bleve, bluemonday, goldmark and go-readability
+# (bin/browsermod, written by wasm/browsermod) in place; the tag leaves
+# net/http out of app/httpdo, so app.wasm imports no net/http
+# (docs/startup.md).
 # GOWORK is written from the shell's $PWD, not make's $(abspath): in a
 # checkout reached through a symbolic link make resolves the link and the
 # go command does not, and a workspace at the resolved path does not
