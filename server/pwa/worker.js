@@ -5,9 +5,9 @@
 //   SHA-256 and stored in the cache named after the version. One failed,
 //   truncated or foreign file fails the install, and the working version
 //   stays in charge. A first install (no version here yet) leaves out the
-//   large files marked `later` (nanoGo's and the importers' wasm, loaded
-//   on first use): on a first visit they would share the line with the
-//   page's own download of app.wasm.
+//   large files marked `later` (the Markdown renderer's, nanoGo's and
+//   the importers' wasm, loaded on first use): on a first visit they
+//   would share the line with the page's own download of app.wasm.
 // - app ready: when a page says its app has started
 //   ({type: "tinyrag:app-ready"}), the later files are fetched, checked
 //   and stored like the rest, and then the site's knowledge, in the
