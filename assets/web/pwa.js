@@ -7,8 +7,9 @@
 //   the worker is of the page's own version;
 // - once the app has started (#shell[data-ready="true"], app/ui/root.go,
 //   or a call to tinyragPWA.appReady()) asks the worker to store what it
-//   keeps for offline use beyond the first install: nanoGo's and the
-//   importer's wasm, the site's tinyrag.json and bundles. Before that
+//   keeps for offline use beyond the first install: the Markdown
+//   renderer's, nanoGo's and the importer's wasm, the site's tinyrag.json
+//   and bundles. Before that
 //   they would compete with app.wasm on a slow first visit.
 //   tinyragPWA.offlineReady turns true when all of it is stored;
 //   offlineError says what is missing otherwise (retried when the
