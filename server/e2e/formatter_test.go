@@ -73,11 +73,34 @@ func TestFormatter_AnswerIsPlainTextUntilMarkdownWasmArrives(t *testing.T) {
 			t.Errorf("before markdown.wasm: %s: %s", c.what, c.js)
 		}
 	}
+	// Copy gives the Markdown as written while there is no renderer to
+	// turn it into plain text.
+	if got := copyAnswer(t, b); !strings.HasPrefix(got, "Here is **bold** text.") {
+		t.Errorf("copied before markdown.wasm: %q, want the Markdown as written", got)
+	}
 	release(true)
 	waitJS(t, b, 20*time.Second, "the answer rendered as Markdown", `document.querySelector(".answer strong") && !document.querySelector(".answer .md.plain")`)
 	if !eval[bool](t, b, `window.__pwned === undefined && document.querySelectorAll(".answer script").length === 0`) {
 		t.Error("rendering the answer ran its script")
 	}
+	// markdown.wasm's plain text: the markup dropped, the code kept.
+	if got := copyAnswer(t, b); !strings.HasPrefix(got, "Here is bold text.") || !strings.Contains(got, `fmt.Println("code")`) {
+		t.Errorf("copied after markdown.wasm: %q, want plain text", got)
+	}
+}
+
+// copyAnswer clicks the last answer's Copy button and returns what it
+// wrote to the clipboard (navigator.clipboard.writeText, caught).
+func copyAnswer(t *testing.T, b *browser) string {
+	t.Helper()
+	eval[bool](t, b, `(() => {
+	  window.__copied = undefined;
+	  Object.defineProperty(navigator, "clipboard", {configurable: true, value: {writeText: (s) => { window.__copied = s; return Promise.resolve(); }}});
+	  return true;
+	})()`)
+	b.do(t, 5*time.Second, "copy the answer", chromedp.Click(`(//button[contains(@class,"copy-answer")])[last()]`))
+	waitJS(t, b, 5*time.Second, "text copied", `typeof window.__copied === "string"`)
+	return eval[string](t, b, `window.__copied`)
 }
 
 func TestFormatter_AnswerStaysReadableWhenMarkdownWasmCannotLoad(t *testing.T) {
