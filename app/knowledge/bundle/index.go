@@ -235,8 +235,10 @@ func (ix *Index) Common(term string) (bool, error) {
 // FetchTerms implements rank.Fetcher: it fetches, at once, the shards of
 // the terms not loaded yet and takes them into the segment.
 func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
-	seg := ix.segment()
 	names, err := ix.locateAll(ctx, ix.man.Terms, terms)
+	if err != nil {
+		return err
+	}
 	var need []string
 	ix.mu.RLock()
 	for _, n := range names {
@@ -245,20 +247,23 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 		}
 	}
 	ix.mu.RUnlock()
+	ix.begin(need)
+	// The segment's tables (megabytes on a large site, made once) are
+	// made while the shards download, not before they are asked for.
+	segc := make(chan *segment, 1)
+	go func() { segc <- ix.segment() }()
 	decoded := make([][]termPostings, len(need))
-	if err == nil {
-		ix.begin(need)
-		err = parallel(len(need), func(k int) error {
-			data, err := ix.file(ctx, need[k])
-			if err != nil {
-				return err
-			}
-			if decoded[k], err = decodeTermShard(data, ix.man.Chunks, ix.man.Docs); err != nil {
-				return fmt.Errorf("%s: %w", need[k], err)
-			}
-			return nil
-		})
-	}
+	err = parallel(len(need), func(k int) error {
+		data, err := ix.file(ctx, need[k])
+		if err != nil {
+			return err
+		}
+		if decoded[k], err = decodeTermShard(data, ix.man.Chunks, ix.man.Docs); err != nil {
+			return fmt.Errorf("%s: %w", need[k], err)
+		}
+		return nil
+	})
+	seg := <-segc
 	if err != nil {
 		return err
 	}
