@@ -20,6 +20,10 @@ const readyFunc = "tinyragMarkdownReady"
 // (the line may be back).
 const retryAfter = 30 * time.Second
 
+// loadTimeout bounds fetching and starting markdown.wasm (about 1 MB):
+// a minute is a slow phone line's worth.
+const loadTimeout = time.Minute
+
 // Module is markdown.wasm on this page. Use Page.
 type Module struct {
 	// URL is markdown.wasm's address; set it before the first use.
@@ -119,9 +123,29 @@ func (m *Module) load() {
 	env := js.Global().Get("Object").New()
 	env.Set("GOTRACEBACK", "none")
 	prog.Set("env", env)
-	inst, err := instantiate(m.URL, prog.Get("importObject"))
-	if err != nil {
-		m.fail(err)
+	// A host that never finishes sending the file must not leave the
+	// answers waiting for good: they stay plain text, with the reason.
+	timeout := time.NewTimer(loadTimeout)
+	defer timeout.Stop()
+	type started struct {
+		inst js.Value
+		err  error
+	}
+	sc := make(chan started, 1)
+	go func() {
+		inst, err := instantiate(m.URL, prog.Get("importObject"))
+		sc <- started{inst, err}
+	}()
+	var inst js.Value
+	select {
+	case s := <-sc:
+		if s.err != nil {
+			m.fail(s.err)
+			return
+		}
+		inst = s.inst
+	case <-timeout.C:
+		m.fail(fmt.Errorf("%s did not arrive within %s", m.URL, loadTimeout))
 		return
 	}
 	exited := make(chan error, 1)
@@ -140,6 +164,9 @@ func (m *Module) load() {
 		m.mu.Unlock()
 	case err := <-exited:
 		m.fail(fmt.Errorf("markdown.wasm stopped before it was ready: %w", err))
+		return
+	case <-timeout.C:
+		m.fail(fmt.Errorf("markdown.wasm did not start within %s", loadTimeout))
 		return
 	}
 	// The program runs until the page goes; if it stops (a crash), the
