@@ -33,7 +33,7 @@ type Module struct {
 	state    State
 	err      error
 	failedAt time.Time
-	api      js.Value // {render(json), text(markdown)} once Ready
+	api      js.Value // {render(request), text(markdown)} once Ready
 	onChange func(State)
 }
 
