@@ -300,10 +300,10 @@ const smallPages = 8
 // site-prefetch.js fetches as many.
 const preloadPages = 32
 
-// preloadPause is how long Preload waits, once the map pages are read,
-// before it makes the segment's and the ranker's tables (tens of
-// milliseconds on the page's thread on a large site): long enough for
-// the input and rendering of a query asked as the app becomes ready to go
+// preloadPause is how long Preload waits before it reads the map pages
+// and makes the segment's and the ranker's tables (tens of milliseconds
+// of the page's thread on a large site): long enough for the input,
+// rendering and requests of a query asked as the app becomes ready to go
 // first, short beside the time a visitor takes to type one.
 const preloadPause = 250 * time.Millisecond
 
@@ -322,6 +322,12 @@ func (ix *Index) Small() bool {
 // segment's tables (the ranker prepared, rank.Prepare). The app calls it
 // once it has opened the bundle.
 func (ix *Index) Preload(ctx context.Context) error {
+	// A query asked as the app becomes ready (a pasted one, or typed
+	// before it was) goes first: it reads the few map pages it needs,
+	// gets its requests out, and makes the tables while its shards
+	// download (FetchTerms). Preload reads the rest for the queries that
+	// come later.
+	time.Sleep(preloadPause)
 	var pages []string
 	if sm := ix.man.Terms; sm.Paged && len(sm.Files) <= preloadPages {
 		pages = sm.Files
@@ -333,13 +339,12 @@ func (ix *Index) Preload(ctx context.Context) error {
 	ix.begin(start)
 	// The files, all asked for at once (begin), are taken as each
 	// arrives: each is a short piece of work (a page decodes in well
-	// under a millisecond), and a query that comes right after the app
-	// is ready finds its map pages read. Read one at a time with a pause
-	// between them, the 50k bench site's 22 pages took 250–450 ms, and
-	// its first query waited for them. The long pieces, the segment's
-	// tables and the ranker, then come one at a time with the page's
-	// thread let go between them (knowledge.Yield): together they would
-	// hold it for about a tenth of a second, input and painting waiting.
+	// under a millisecond). Read one at a time with a pause between
+	// them, the 50k bench site's 22 pages took 250–450 ms. The long
+	// pieces, the segment's tables and the ranker, then come one at a
+	// time with the page's thread let go between them (knowledge.Yield):
+	// together they would hold it for about a tenth of a second, input
+	// and painting waiting.
 	errs := make([]error, len(pages)+1)
 	var wg sync.WaitGroup
 	for k := range errs {
@@ -354,11 +359,7 @@ func (ix *Index) Preload(ctx context.Context) error {
 		}()
 	}
 	wg.Wait()
-	// A query asked as the app becomes ready (a pasted one, or typed
-	// before it was) gets its requests out first, and makes the tables
-	// itself while its shards download (FetchTerms); Preload makes them
-	// for the queries that come later.
-	time.Sleep(preloadPause)
+	knowledge.Yield()
 	ix.segment()
 	knowledge.Yield()
 	return errors.Join(append(errs, ix.ranker.Prepare(ix))...)
