@@ -98,6 +98,11 @@ func (rt *Runtime) prefetchSite(ctx context.Context, started <-chan struct{}) []
 	for _, small := range []bool{true, false} {
 		if !small && started != nil {
 			<-started
+			// A query asked as the app becomes ready (a pasted one, or
+			// typed before it was) goes first: it reads the few map
+			// pages it needs, gets its requests out, and has the tables
+			// made while its shards download (bundle.Index.FetchTerms).
+			time.Sleep(preloadPause)
 		}
 		for _, b := range bundles {
 			if b.Index.Small() != small {
@@ -110,6 +115,14 @@ func (rt *Runtime) prefetchSite(ctx context.Context, started <-chan struct{}) []
 	}
 	return warns
 }
+
+// preloadPause is how long a large bundle's Preload waits after the app
+// is ready before it reads the map pages and makes the segment's and the
+// ranker's tables (tens of milliseconds of the page's thread on a large
+// site): long enough for the input, rendering and requests of a query
+// asked as the app becomes ready to go first, short beside the time a
+// visitor takes to type one.
+const preloadPause = 250 * time.Millisecond
 
 // chooseBundles keeps the sources named in want: by their full URL, by
 // their manifest's file name, or by the name of the folder holding it

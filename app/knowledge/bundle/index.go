@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -300,13 +299,6 @@ const smallPages = 8
 // site-prefetch.js fetches as many.
 const preloadPages = 32
 
-// preloadPause is how long Preload waits before it reads the map pages
-// and makes the segment's and the ranker's tables (tens of milliseconds
-// of the page's thread on a large site): long enough for the input,
-// rendering and requests of a query asked as the app becomes ready to go
-// first, short beside the time a visitor takes to type one.
-const preloadPause = 250 * time.Millisecond
-
 // Small reports whether the bundle's term map is small enough for the
 // app to read whole while it starts (Preload): unpaged, or a few pages,
 // some tens of kilobytes. The page's site-prefetch.js fetches a small
@@ -322,12 +314,6 @@ func (ix *Index) Small() bool {
 // segment's tables (the ranker prepared, rank.Prepare). The app calls it
 // once it has opened the bundle.
 func (ix *Index) Preload(ctx context.Context) error {
-	// A query asked as the app becomes ready (a pasted one, or typed
-	// before it was) goes first: it reads the few map pages it needs,
-	// gets its requests out, and makes the tables while its shards
-	// download (FetchTerms). Preload reads the rest for the queries that
-	// come later.
-	time.Sleep(preloadPause)
 	var pages []string
 	if sm := ix.man.Terms; sm.Paged && len(sm.Files) <= preloadPages {
 		pages = sm.Files
