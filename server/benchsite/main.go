@@ -50,6 +50,7 @@ type options struct {
 	timeout  time.Duration
 	seed     uint64
 	embed    bool
+	trace    string // a folder for traces of each variant's first tinyRAG visit ("": none)
 }
 
 func main() {
@@ -79,6 +80,7 @@ func run(ctx context.Context, args []string) error {
 	fl.DurationVar(&o.timeout, "timeout", 2*time.Minute, "how long one visit may take")
 	fl.Uint64Var(&o.seed, "seed", 1, "the seed of the synthetic pages' draws")
 	fl.BoolVar(&o.embed, "embed", true, "measure the embed's search (Ctrl-K on a host page) too")
+	fl.StringVar(&o.trace, "trace", "", "write a Chromium performance trace of each variant's first tinyRAG visit with a query into this folder")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -236,6 +238,9 @@ func measureSize(ctx context.Context, o options, size string, n int, corpus []be
 				spec := visitSpec{url: base + s.path(q.Text), tinyRAG: s.tinyRAG, variant: v, proxy: p, chrome: o.chrome, timeout: o.timeout}
 				if s.query {
 					spec.query = q.Text
+				}
+				if o.trace != "" && i == 0 && s.tinyRAG && s.query {
+					spec.trace = filepath.Join(o.trace, fmt.Sprintf("%s-%s.json", size, shortVariant(v)))
 				}
 				r, err := visit(ctx, spec)
 				if err != nil {

@@ -71,6 +71,7 @@ type visitSpec struct {
 	proxy   *throttle // variant proxied: the proxy url points at
 	chrome  string
 	timeout time.Duration
+	trace   string // a file for the visit's performance trace ("": none)
 }
 
 // isSiteData reports whether a URL path is site data: a tinyRAG bundle's
@@ -91,7 +92,7 @@ const tinyRAGMarks = `(() => {
   const check = () => {
     const now = performance.now();
     const shell = document.getElementById("shell");
-    if (!bench.ready && shell && shell.dataset.ready === "true") bench.ready = now;
+    if (!bench.ready && shell && shell.dataset.ready === "true") { bench.ready = now; performance.mark("bench:ready"); }
     if (!bench.ready || !query) return;
     if (!asked) {
       const box = document.getElementById("kb-search");
@@ -102,6 +103,7 @@ const tinyRAGMarks = `(() => {
       }
       asked = true;
       bench.asked = performance.now();
+      performance.mark("bench:asked");
       box.value = query;
       box.dispatchEvent(new Event("input", {bubbles: true}));
       return;
@@ -110,6 +112,7 @@ const tinyRAGMarks = `(() => {
     const hits = document.querySelectorAll("#kb-hits .hit");
     if (hits.length) {
       bench.results = now;
+      performance.mark("bench:results");
       bench.hits = hits.length;
       bench.first = (hits[0].querySelector("strong") || hits[0]).textContent;
       return;
@@ -204,6 +207,17 @@ func visit(parent context.Context, spec visitSpec) (visitResult, error) {
 		spec.proxy.reset()
 	}
 
+	if spec.trace != "" {
+		rec, err := startTrace(ctx)
+		if err != nil {
+			return visitResult{}, err
+		}
+		defer func() {
+			if err := rec.stop(spec.trace); err != nil {
+				fmt.Fprintf(os.Stderr, "bench-site: trace %s: %v\n", spec.trace, err)
+			}
+		}()
+	}
 	tctx, tcancel := context.WithTimeout(ctx, spec.timeout)
 	defer tcancel()
 	if err := chromedp.Do(tctx, chromedp.Navigate(spec.url)); err != nil {
