@@ -179,6 +179,13 @@ type Ranker struct {
 	ordinals map[string]int32
 	ordDocs  []string
 	infos    map[Segment]*segInfo
+	// spare holds a ranking's arrays, sized by Prepare or kept from the
+	// last ranking, for the next one. Not a sync.Pool: a pool is emptied
+	// by garbage collection, which in the browser runs often while a
+	// bundle's files arrive, and the arrays (about 7 MB for a site of
+	// 50,000 pages) would then be made again within a first query.
+	spare   *accum
+	ranking int // rankings under way (holding arrays of their own)
 }
 
 // New returns a Ranker.
@@ -214,7 +221,9 @@ func (r *Ranker) Prepare(ix Index) error {
 	}
 	defer view.Release()
 	perDoc := r.cfg.Scoring.documentScore() || r.cfg.Scoring.documentIDF()
+	var chunks uint64
 	for _, ss := range view.Segments {
+		chunks += ss.Segment.Count()
 		info, err := r.segmentInfo(ss.Segment)
 		if err != nil {
 			return err
@@ -225,7 +234,45 @@ func (r *Ranker) Prepare(ix Index) error {
 			}
 		}
 	}
+	docs := len(r.ordinalDocs())
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	// Sized here unless a ranking holds them: then they are sized when
+	// it is done, and another ranking meanwhile makes its own.
+	if r.spare == nil && r.ranking == 0 {
+		r.spare = new(accum)
+	}
+	if r.spare != nil {
+		r.spare.reset(int(chunks), docs)
+	}
 	return nil
+}
+
+// takeAccum returns the spare ranking arrays, or others.
+func (r *Ranker) takeAccum() *accum {
+	r.mu.Lock()
+	a := r.spare
+	r.spare = nil
+	r.ranking++
+	r.mu.Unlock()
+	if a == nil {
+		a = accumPool.Get().(*accum)
+	}
+	return a
+}
+
+// putAccum keeps a, cleared, as the spare arrays, or pools it when
+// another ranking kept its own.
+func (r *Ranker) putAccum(a *accum) {
+	r.mu.Lock()
+	r.ranking--
+	if r.spare == nil {
+		r.spare, a = a, nil
+	}
+	r.mu.Unlock()
+	if a != nil {
+		accumPool.Put(a)
+	}
 }
 
 // Describe states what ranking knows of ix: its segments' chunks numbered

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,9 +39,13 @@ import (
 type accum struct {
 	body    []float64 // by global doc number (chunk)
 	title   []float64 // by global doc number (first chunks only)
-	field   []float64
-	matched []float64 // query weight matched, by global doc number
+	matched []float64 // query weight matched in the current field, by global doc number
 	ftouch  []uint32  // doc numbers touched in the current field
+	// scored marks, a bit a chunk, the chunks given a body or title
+	// score: what the documents are chosen from, in chunk order, and
+	// what clear zeroes. A large site's query scores a few thousand of
+	// its hundreds of thousands of chunks.
+	scored []uint64
 
 	// By document ordinal: best and runner-up chunk body scores and their
 	// chunk numbers, and the title bonus.
@@ -75,8 +80,8 @@ func grow[T any](s []T, n int) []T {
 func (a *accum) reset(chunks, docs int) {
 	a.body = grow(a.body, chunks)
 	a.title = grow(a.title, chunks)
-	a.field = grow(a.field, chunks)
 	a.matched = grow(a.matched, chunks)
+	a.scored = grow(a.scored, (chunks+63)/64)
 	a.best = grow(a.best, docs)
 	a.second = grow(a.second, docs)
 	a.bonus = grow(a.bonus, docs)
@@ -92,10 +97,11 @@ func (a *accum) reset(chunks, docs int) {
 
 // clear zeroes what a query touched, even one that stopped half-way.
 func (a *accum) clear() {
-	clear(a.body)
-	clear(a.title)
+	for lo := 0; lo < len(a.scored); lo += chooseWords {
+		a.clearScored(lo, min(lo+chooseWords, len(a.scored)))
+	}
 	for _, n := range a.ftouch {
-		a.field[n], a.matched[n] = 0, 0
+		a.matched[n] = 0
 	}
 	a.ftouch = a.ftouch[:0]
 	for _, o := range a.dtouch {
@@ -114,6 +120,20 @@ func (a *accum) clear() {
 		a.dscore[o], a.dmatched[o] = 0, 0
 	}
 	a.dscoreTouch = a.dscoreTouch[:0]
+}
+
+// clearScored zeroes the scores of the chunks marked in words lo to hi
+// of the scored bitset, and the words (in blocks, as chooseChunks).
+//
+//go:noinline
+func (a *accum) clearScored(lo, hi int) {
+	for w := lo; w < hi; w++ {
+		for word := a.scored[w]; word != 0; word &= word - 1 {
+			c := w<<6 | bits.TrailingZeros64(word)
+			a.body[c], a.title[c] = 0, 0
+		}
+		a.scored[w] = 0
+	}
 }
 
 // queryTerm is one term of a query and its weight: how often the term
@@ -263,10 +283,16 @@ func (r *Ranker) rankTerms(ctx context.Context, ix Index, terms []queryTerm, k i
 	}
 	bm := scoring.Formula.params()
 
-	a := accumPool.Get().(*accum)
-	defer accumPool.Put(a)
+	a := r.takeAccum()
 	a.reset(int(total), len(ords))
-	defer a.clear()
+	// The arrays are cleared for the next query after this one has its
+	// results: in the browser, while its fragments download.
+	defer func() {
+		go func() {
+			a.clear()
+			r.putAccum(a)
+		}()
+	}()
 
 	fields := []struct {
 		name  string
@@ -280,12 +306,10 @@ func (r *Ranker) rankTerms(ctx context.Context, ix Index, terms []queryTerm, k i
 	if perDoc && scoring.documentScore() {
 		titles = make([][]flatPostings, len(terms))
 	}
-	k1, b := bm.k1, bm.b
 	// BM25+'s δ on the formula's scale (bleve's tf part peaks at k1, not
 	// k1+1).
-	delta := scoring.Delta * bm.saturation() / (k1 + 1)
-	sat := bm.saturation()
-	var lenNorm [512]float64 // k1·(1−b+b·len/avg) by field length, lazily
+	delta := scoring.Delta * bm.saturation() / (bm.k1 + 1)
+	norm := fieldNorm{bm: bm, sat: bm.saturation()}
 	for _, f := range fields {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -333,7 +357,7 @@ func (r *Ranker) rankTerms(ctx context.Context, ix Index, terms []queryTerm, k i
 			stats.avgLen = avgLen
 			stats.idf = map[string]float64{}
 		}
-		clear(lenNorm[:])
+		norm.reset(avgLen)
 		for ti, qt := range terms {
 			var df uint64
 			for i := range segs {
@@ -378,88 +402,22 @@ func (r *Ranker) rankTerms(ctx context.Context, ix Index, terms []queryTerm, k i
 				dl = delta
 			}
 			for i := range segs {
-				fp, del := lists[i], deleted[i]
-				off := uint32(offsets[i])
-				for j, d := range fp.doc {
-					if del != nil && del.Contains(d) {
-						continue
-					}
-					tf := bm.tf(fp.tf[j])
-					fieldLen := fp.lens[d]
-					var ln float64
-					if fieldLen < uint32(len(lenNorm)) {
-						if ln = lenNorm[fieldLen]; ln == 0 {
-							ln = k1 * (1 - b + b*float64(fieldLen)/avgLen)
-							lenNorm[fieldLen] = ln
-						}
-					} else {
-						ln = k1 * (1 - b + b*float64(fieldLen)/avgLen)
-					}
-					c := off + d
-					if a.matched[c] == 0 {
-						a.ftouch = append(a.ftouch, c)
-					}
-					a.field[c] += w * (tf*sat/(tf+ln) + dl)
-					a.matched[c] += m
-				}
+				a.scorePostings(f.into, lists[i], deleted[i], uint32(offsets[i]), w, m, dl, &norm)
 			}
 			if body && perDoc {
 				// The whole document, scored by the same formula.
-				dw := bm.weight(docIDF) * qt.weight
-				for _, t := range a.tdocs {
-					tf := max(1, a.dtf[t.ord]-float64(parts[t.seg].repeats[t.local])*a.ttf[t.ord])
-					if bm.bleve {
-						tf = math.Sqrt(tf)
-					}
-					if scoring.documentScore() {
-						ln := k1 * (1 - b + b*float64(parts[t.seg].length[t.local])/docAvgLen)
-						if a.dmatched[t.ord] == 0 {
-							a.dscoreTouch = append(a.dscoreTouch, t.ord)
-						}
-						a.dscore[t.ord] += dw * (tf*sat/(tf+ln) + delta)
-						a.dmatched[t.ord] += m
-					}
-					a.dtf[t.ord], a.ttf[t.ord] = 0, 0
-				}
-				a.tdocs = a.tdocs[:0]
+				a.scoreDocuments(parts, bm.weight(docIDF)*qt.weight, m, bm, scoring.documentScore(), docAvgLen, delta)
 			}
 		}
-		// A field's score is scaled by the share of query clauses it
-		// matched (bleve's coord factor).
-		for _, c := range a.ftouch {
-			f.into[c] = a.field[c] * bm.coord(a.matched[c], clauses)
-			a.field[c], a.matched[c] = 0, 0
-		}
-		a.ftouch = a.ftouch[:0]
+		a.coordField(f.into, bm, clauses)
 	}
-
 	// A document ranks by its best chunk's body score plus its title
 	// bonus (the title is indexed with the first chunk only) and, unless
 	// off, its whole-document score (docscore.go).
-	for i := range segs {
-		info := infos[i]
-		for g := offsets[i]; g < offsets[i+1]; g++ {
-			sc, tb := a.body[g], a.title[g]
-			if sc == 0 && tb == 0 {
-				continue
-			}
-			local := g - offsets[i]
-			o, n := info.ord[local], info.n[local]
-			if !a.seen[o] {
-				a.seen[o] = true
-				a.dtouch = append(a.dtouch, o)
-			}
-			a.bonus[o] += tb
-			switch {
-			case sc == 0:
-			case sc > a.best[o]:
-				a.second[o], a.secondN[o] = a.best[o], a.bestN[o]
-				a.best[o], a.bestN[o] = sc, n
-			case sc > a.second[o]:
-				a.second[o], a.secondN[o] = sc, n
-			}
-		}
+	for lo, seg := 0, 0; lo < len(a.scored); lo += chooseWords {
+		seg = a.chooseChunks(lo, min(lo+chooseWords, len(a.scored)), seg, offsets, infos)
 	}
+
 	// The whole document's score, with its own coord factor: added to
 	// the best chunk's (CombSUM), or fused with it by rank.
 	final := a.combSUM
@@ -495,6 +453,150 @@ func (r *Ranker) rankTerms(ctx context.Context, ix Index, terms []queryTerm, k i
 		out[i] = res
 	}
 	return out, nil
+}
+
+// The loops over postings and chunks below are functions of their own,
+// kept out of rankTerms: in the browser, V8 runs a wasm function first
+// as baseline code and swaps in optimised code only when the function
+// is next called (it cannot switch a running call). Inside one large
+// rankTerms a query's every loop ran as baseline code (a first query on
+// a large site ranked in about 90 ms, against 9 natively); called once
+// a term, these are optimised after the first few terms, and are small
+// enough to be optimised quickly.
+
+// fieldNorm is what scoring a field's postings needs beside the term:
+// the formula, its saturation, and k1·(1−b+b·len/avg) by field length,
+// filled in as lengths are met.
+type fieldNorm struct {
+	bm     bm25
+	sat    float64
+	avgLen float64
+	byLen  [512]float64
+}
+
+// reset starts a field of average length avgLen.
+func (n *fieldNorm) reset(avgLen float64) {
+	n.avgLen = avgLen
+	clear(n.byLen[:])
+}
+
+// of returns k1·(1−b+b·fieldLen/avg).
+func (n *fieldNorm) of(fieldLen uint32) float64 {
+	if fieldLen < uint32(len(n.byLen)) {
+		ln := n.byLen[fieldLen]
+		if ln == 0 {
+			ln = n.bm.k1 * (1 - n.bm.b + n.bm.b*float64(fieldLen)/n.avgLen)
+			n.byLen[fieldLen] = ln
+		}
+		return ln
+	}
+	return n.bm.k1 * (1 - n.bm.b + n.bm.b*float64(fieldLen)/n.avgLen)
+}
+
+// scorePostings adds one term's score in a field to into for each chunk
+// of its postings fp in a segment whose chunks start at off: w is the
+// term's weight, m its share of the query's clauses, dl BM25+'s δ (0 but
+// in the body).
+//
+//go:noinline
+func (a *accum) scorePostings(into []float64, fp flatPostings, del *roaring.Bitmap, off uint32, w, m, dl float64, n *fieldNorm) {
+	for j, d := range fp.doc {
+		if del != nil && del.Contains(d) {
+			continue
+		}
+		tf := n.bm.tf(fp.tf[j])
+		ln := n.of(fp.lens[d])
+		c := off + d
+		if a.matched[c] == 0 {
+			a.ftouch = append(a.ftouch, c)
+			a.scored[c>>6] |= 1 << (c & 63)
+		}
+		into[c] += w * (tf*n.sat/(tf+ln) + dl)
+		a.matched[c] += m
+	}
+}
+
+// scoreDocuments adds one term's whole-document score (weight dw, share
+// of the clauses m) to each document that holds it (a.tdocs, with the
+// term's frequencies in a.dtf and a.ttf, which it zeroes), when score
+// is set; docAvgLen is the documents' average length.
+//
+//go:noinline
+func (a *accum) scoreDocuments(parts []*docParts, dw, m float64, bm bm25, score bool, docAvgLen, delta float64) {
+	sat := bm.saturation()
+	for _, t := range a.tdocs {
+		tf := max(1, a.dtf[t.ord]-float64(parts[t.seg].repeats[t.local])*a.ttf[t.ord])
+		if bm.bleve {
+			tf = math.Sqrt(tf)
+		}
+		if score {
+			ln := bm.k1 * (1 - bm.b + bm.b*float64(parts[t.seg].length[t.local])/docAvgLen)
+			if a.dmatched[t.ord] == 0 {
+				a.dscoreTouch = append(a.dscoreTouch, t.ord)
+			}
+			a.dscore[t.ord] += dw * (tf*sat/(tf+ln) + delta)
+			a.dmatched[t.ord] += m
+		}
+		a.dtf[t.ord], a.ttf[t.ord] = 0, 0
+	}
+	a.tdocs = a.tdocs[:0]
+}
+
+// coordField scales the field's score (into) of each chunk it touched
+// by the share of the query's clauses the chunk matched (bleve's coord
+// factor).
+//
+//go:noinline
+func (a *accum) coordField(into []float64, bm bm25, clauses float64) {
+	for _, c := range a.ftouch {
+		into[c] *= bm.coord(a.matched[c], clauses)
+		a.matched[c] = 0
+	}
+	a.ftouch = a.ftouch[:0]
+}
+
+// chooseWords is how many words of the scored bitset (64 chunks each)
+// chooseChunks takes at a time: a large site's query calls it dozens of
+// times, so that V8 optimises it after the first few calls (see above).
+const chooseWords = 64
+
+// chooseChunks gives each document with a scored chunk among words lo to
+// hi of the bitset its best and runner-up chunk by body score and its
+// title bonus, in chunk order (so that the earlier of two equal chunks
+// is best). offsets are where each segment's chunks start, infos map
+// them to documents; seg is the segment of the first chunk (or an
+// earlier one), and it returns the segment of the last.
+//
+//go:noinline
+func (a *accum) chooseChunks(lo, hi, seg int, offsets []uint64, infos []*segInfo) int {
+	for w := lo; w < hi; w++ {
+		for word := a.scored[w]; word != 0; word &= word - 1 {
+			g := uint64(w<<6 | bits.TrailingZeros64(word))
+			sc, tb := a.body[g], a.title[g]
+			if sc == 0 && tb == 0 {
+				continue
+			}
+			for g >= offsets[seg+1] {
+				seg++
+			}
+			local := g - offsets[seg]
+			o, n := infos[seg].ord[local], infos[seg].n[local]
+			if !a.seen[o] {
+				a.seen[o] = true
+				a.dtouch = append(a.dtouch, o)
+			}
+			a.bonus[o] += tb
+			switch {
+			case sc == 0:
+			case sc > a.best[o]:
+				a.second[o], a.secondN[o] = a.best[o], a.bestN[o]
+				a.best[o], a.bestN[o] = sc, n
+			case sc > a.second[o]:
+				a.second[o], a.secondN[o] = sc, n
+			}
+		}
+	}
+	return seg
 }
 
 // docHit is a document matched by the current term: its ordinal and where
