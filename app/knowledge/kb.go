@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -215,7 +214,7 @@ func (kb *KB) AddBatch(ctx context.Context, ins []Input, progress func(Progress)
 	defer kb.writeMu.Unlock()
 	// Indexing allocates heavily and briefly; collecting less often during
 	// an import cuts GC time, most of all in WASM's single thread.
-	defer debug.SetGCPercent(debug.SetGCPercent(gcPercentIndexing))
+	defer AskGC(gcPercentIndexing)()
 	return kb.importRecords(ctx, recs, progress)
 }
 

@@ -180,6 +180,13 @@ func (ix *Index) Search(ctx context.Context, q string, opt knowledge.SearchOptio
 	return hits, nil
 }
 
+// prepared reports whether the segment's tables are made.
+func (ix *Index) prepared() bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.seg != nil
+}
+
 // segment returns the bundle's segment, making its tables on first use.
 func (ix *Index) segment() *segment {
 	ix.mu.RLock()
@@ -253,8 +260,7 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 	// while the shards download, not before they are asked for.
 	segc := make(chan *segment, 1)
 	go func() {
-		seg := ix.segment()
-		_ = ix.ranker.Prepare(ix) // ranking reports what fails here
+		seg, _ := ix.makeTables() // ranking reports what fails here
 		segc <- seg
 	}()
 	decoded := make([][]termPostings, len(need))
@@ -346,9 +352,29 @@ func (ix *Index) Preload(ctx context.Context) error {
 	}
 	wg.Wait()
 	knowledge.Yield()
-	ix.segment()
+	_, err := ix.makeTables()
+	return errors.Join(append(errs, err)...)
+}
+
+// makeTables makes the segment's tables and the ranker's (rank.Prepare)
+// unless they are made, and returns the segment and what Prepare says.
+// Both are as large as the bundle (six numbers and about eight more a
+// chunk, some 11 MB for the 50k bench site) and live as long as the
+// page, so collection is held off while they are made (knowledge.AskGC):
+// from the small heap the app starts with, each doubling of it began a
+// collection cycle that found nothing to free, three of them for that
+// site, together some 50 ms of the browser's one thread. The page's
+// thread is let go between the two (knowledge.Yield), so that arriving
+// files are taken in between.
+func (ix *Index) makeTables() (*segment, error) {
+	if ix.prepared() {
+		return ix.segment(), ix.ranker.Prepare(ix)
+	}
+	done := knowledge.AskGC(-1)
+	defer done()
+	seg := ix.segment()
 	knowledge.Yield()
-	return errors.Join(append(errs, ix.ranker.Prepare(ix))...)
+	return seg, ix.ranker.Prepare(ix)
 }
 
 // locateAll returns the shard file of each term in sm ("" for a term
