@@ -690,3 +690,67 @@ func TestWrite_ShardsGrowUntilTheMapIsOneTheAppReadsAtStart(t *testing.T) {
 		t.Errorf("common terms %v, with fixed shards %v", grown.Manifest.Common, fixed.Manifest.Common)
 	}
 }
+
+// A search under way reads what it needs; Preload, asked meanwhile (the
+// app preloads a large bundle shortly after it is ready, when a visitor
+// may already be searching), starts only once the search is done, so
+// that it does not take the page's thread while the search's files
+// arrive.
+func TestPreload_WaitsForTheSearchUnderWay(t *testing.T) {
+	out := write(t, corpus(300, 6), Options{ShardBytes: 500, MapPage: 8})
+	fs := &files{m: out.Files}
+	release := make(chan struct{})
+	held := make(chan struct{})
+	var once sync.Once
+	fetch := func(ctx context.Context, url string) ([]byte, error) {
+		if strings.Contains(url, "/t/") {
+			once.Do(func() { close(held) })
+			<-release
+		}
+		return fs.fetch(ctx, url)
+	}
+	ix, err := Open(ctx, "https://site.example/kb/"+out.ManifestName, out.SHA256, fetch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	searched := make(chan error, 1)
+	go func() {
+		_, err := ix.Search(ctx, "cider orchard", knowledge.SearchOptions{K: 3})
+		searched <- err
+	}()
+	<-held // the search waits for its term shards
+	preloaded := make(chan error, 1)
+	go func() { preloaded <- ix.Preload(ctx) }()
+	select {
+	case err := <-preloaded:
+		t.Fatalf("Preload returned (%v) while a search was under way", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	fs.mu.Lock()
+	for _, f := range fs.fetched {
+		if f == out.Manifest.Fragments.Table {
+			t.Errorf("Preload read the group table while a search was under way")
+		}
+	}
+	fs.mu.Unlock()
+	close(release)
+	if err := <-searched; err != nil {
+		t.Fatalf("Search: %v", err)
+	}
+	if err := <-preloaded; err != nil {
+		t.Fatalf("Preload after the search: %v", err)
+	}
+
+	// A Preload whose context ends while it waits says so.
+	ix2, err := Open(ctx, "https://site.example/kb/"+out.ManifestName, out.SHA256, fs.fetch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := ix2.searchStarts()
+	defer done()
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := ix2.Preload(cctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Preload with its context cancelled while a search is under way = %v, want context.Canceled", err)
+	}
+}

@@ -58,6 +58,48 @@ type Index struct {
 
 	files flight
 	start Start // nil: each Fetch starts its own request
+
+	// searching counts the searches under way; idle is closed while
+	// there are none (Preload waits for it).
+	searchMu  sync.Mutex
+	searching int
+	idle      chan struct{}
+}
+
+// searchStarts counts a search under way until the returned func is
+// called.
+func (ix *Index) searchStarts() (done func()) {
+	ix.searchMu.Lock()
+	if ix.searching == 0 {
+		ix.idle = make(chan struct{})
+	}
+	ix.searching++
+	ix.searchMu.Unlock()
+	return func() {
+		ix.searchMu.Lock()
+		if ix.searching--; ix.searching == 0 {
+			close(ix.idle)
+		}
+		ix.searchMu.Unlock()
+	}
+}
+
+// quiet returns once no search is under way (or ctx is done).
+func (ix *Index) quiet(ctx context.Context) error {
+	for {
+		ix.searchMu.Lock()
+		idle := ix.idle
+		busy := ix.searching > 0
+		ix.searchMu.Unlock()
+		if !busy {
+			return nil
+		}
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // SetStart makes the Index start each round of requests with start before
@@ -139,6 +181,7 @@ func (ix *Index) Search(ctx context.Context, q string, opt knowledge.SearchOptio
 	if opt.K <= 0 {
 		opt.K = 5
 	}
+	defer ix.searchStarts()()
 	var ranked []rank.Result
 	var err error
 	var terms map[string]bool
@@ -158,24 +201,30 @@ func (ix *Index) Search(ctx context.Context, q string, opt knowledge.SearchOptio
 	for i, r := range ranked {
 		refs[i] = rank.ChunkRef{Doc: r.Doc, N: r.Chunk}
 	}
-	if err := ix.FetchText(ctx, refs); err != nil {
-		return nil, fmt.Errorf("site knowledge %q: %w", ix.man.Title, err)
-	}
-	hits := make([]knowledge.Hit, 0, len(ranked))
-	for _, r := range ranked {
+	ix.startText(refs)
+	// Each hit is made (and highlighted) as its fragment arrives, so the
+	// first of them are ready while the last are still on their way (8
+	// hits are two waves of requests on HTTP/1.1's six connections).
+	hits := make([]knowledge.Hit, len(ranked))
+	err = parallel(len(ranked), func(k int) error {
+		r := ranked[k]
 		f, err := ix.fragment(ctx, uint32(r.Doc.Ord))
 		if err != nil {
-			return nil, fmt.Errorf("site knowledge %q: %w", ix.man.Title, err)
+			return err
 		}
 		h, err := knowledge.NewHit(f.Document, f.Chunks, r)
 		if err != nil {
-			return nil, fmt.Errorf("site knowledge %q: %w", ix.man.Title, err)
+			return err
 		}
 		h.Site = true
 		if opt.Highlight {
 			h.Fragments = highlight.Fragments(ix.an, h.Text, terms)
 		}
-		hits = append(hits, h)
+		hits[k] = h
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("site knowledge %q: %w", ix.man.Title, err)
 	}
 	return hits, nil
 }
@@ -318,8 +367,14 @@ func (ix *Index) Small() bool {
 // the group table, which names every fragment (fragments.go), every page
 // of the term map when there are at most preloadPages of them, and the
 // segment's tables (the ranker prepared, rank.Prepare). The app calls it
-// once it has opened the bundle.
+// once it has opened the bundle; it waits for the searches under way to
+// end before it starts.
 func (ix *Index) Preload(ctx context.Context) error {
+	// A search under way reads what it needs itself; reading the rest
+	// beside it would hold the page's thread while its files arrive.
+	if err := ix.quiet(ctx); err != nil {
+		return err
+	}
 	var pages []string
 	if sm := ix.man.Terms; sm.Paged && len(sm.Files) <= preloadPages {
 		pages = sm.Files
@@ -520,6 +575,13 @@ func (ix *Index) fragmentFile(ord uint32) string {
 // of the chunks' documents (each reads the group table first, should a
 // query come before Preload has read it).
 func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
+	ords := ix.startText(chunks)
+	return parallel(len(ords), func(k int) error { _, err := ix.fragment(ctx, ords[k]); return err })
+}
+
+// startText asks at once for the fragments of chunks' documents not read
+// yet, and returns their ordinals.
+func (ix *Index) startText(chunks []rank.ChunkRef) []uint32 {
 	var ords []uint32
 	var files []string
 	ix.mu.RLock()
@@ -537,7 +599,7 @@ func (ix *Index) FetchText(ctx context.Context, chunks []rank.ChunkRef) error {
 		}
 	}
 	ix.begin(files)
-	return parallel(len(ords), func(k int) error { _, err := ix.fragment(ctx, ords[k]); return err })
+	return ords
 }
 
 // fragment returns document ord and its chunks, fetching them (and the
