@@ -17,6 +17,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+
+	"tinyrag/server/internal/cdptrace"
 )
 
 // variant is how a visit meets the slow network.
@@ -208,12 +210,12 @@ func visit(parent context.Context, spec visitSpec) (visitResult, error) {
 	}
 
 	if spec.trace != "" {
-		rec, err := startTrace(ctx)
+		rec, err := cdptrace.Start(ctx)
 		if err != nil {
 			return visitResult{}, err
 		}
 		defer func() {
-			if err := rec.stop(spec.trace); err != nil {
+			if _, err := rec.Stop(spec.trace); err != nil {
 				fmt.Fprintf(os.Stderr, "bench-site: trace %s: %v\n", spec.trace, err)
 			}
 		}()

@@ -3,89 +3,34 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/chromedp/cdproto/tracing"
-	"github.com/chromedp/chromedp"
+	"tinyrag/server/internal/cdptrace"
 )
 
-// traceRecorder collects a Chromium performance trace (the Tracing
-// domain, as DevTools' Performance panel records it) for bench-cold's
-// start-up profile.
-type traceRecorder struct {
-	b    *browser
-	mu   sync.Mutex
-	evs  []json.RawMessage
-	done chan struct{}
-}
+// traceRecorder records bench-cold's start-up profile (cdptrace).
+type traceRecorder struct{ rec *cdptrace.Recorder }
 
-// traceCategories are DevTools' Performance panel's, plus V8's wasm
-// compilation and its sampling profiler (whose frames name app.wasm's
-// functions by index: wasm-function[N] is function N of
-// bin/app-names.wasm, make size-packages).
-var traceCategories = []string{
-	"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute",
-	"disabled-by-default-v8.compile", "v8.wasm", "disabled-by-default-v8.wasm.detailed",
-	"blink.user_timing", "loading", "toplevel", "__metadata", "disabled-by-default-v8.cpu_profiler",
-}
-
+// startTrace starts recording b's browser.
 func startTrace(t testing.TB, b *browser) *traceRecorder {
 	t.Helper()
-	r := &traceRecorder{b: b, done: make(chan struct{})}
-	if err := chromedp.Listen(b.ctx, func(ev any) {
-		switch e := ev.(type) {
-		case *tracing.EventDataCollected:
-			r.mu.Lock()
-			for _, v := range e.Value {
-				r.evs = append(r.evs, json.RawMessage(v))
-			}
-			r.mu.Unlock()
-		case *tracing.EventTracingComplete:
-			close(r.done)
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(b.ctx, tracing.Start, tracing.StartParams{
-		TransferMode: tracing.StartTransferModeReportEvents,
-		TraceConfig:  &tracing.TraceConfig{IncludedCategories: traceCategories},
-	}); err != nil {
-		t.Fatalf("starting the trace: %v", err)
-	}
-	return r
-}
-
-// stop ends the trace, writes it to file (Chrome's JSON trace format, which
-// DevTools' Performance panel and Perfetto open) and logs its summary.
-func (r *traceRecorder) stop(t testing.TB, file string) {
-	t.Helper()
-	if _, err := chromedp.Call(r.b.ctx, tracing.End, struct{}{}); err != nil {
-		t.Fatalf("ending the trace: %v", err)
-	}
-	select {
-	case <-r.done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the trace did not complete within 30 s")
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out, err := json.Marshal(map[string]any{"traceEvents": r.evs})
+	rec, err := cdptrace.Start(b.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+	return &traceRecorder{rec}
+}
+
+// stop ends the trace, writes it to file and logs its summary.
+func (r *traceRecorder) stop(t testing.TB, file string) {
+	t.Helper()
+	evs, err := r.rec.Stop(file)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(file, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("trace written to %s\n%s", file, summarizeTrace(r.evs))
+	t.Logf("trace written to %s\n%s", file, summarizeTrace(evs))
 }
 
 // traceEvent is the part of a Chrome trace event the summary reads.
