@@ -47,13 +47,13 @@ func applyGCAsks() {
 		debug.SetGCPercent(gcAsks.base)
 		return
 	}
-	p := *gcAsks.percent[0]
-	for _, q := range gcAsks.percent[1:] {
-		if *q < 0 || p < 0 {
+	p := 0
+	for _, q := range gcAsks.percent {
+		if *q < 0 {
 			p = -1
-		} else {
-			p = max(p, *q)
+			break
 		}
+		p = max(p, *q)
 	}
 	debug.SetGCPercent(p)
 }

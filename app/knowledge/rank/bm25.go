@@ -80,6 +80,12 @@ func (p bm25) tf(freq uint32) float64 {
 	return math.Sqrt(float64(freq))
 }
 
+// lengthNorm is the formula's k1·(1−b+b·length/avg): how a field of
+// length against the average length avg damps a term's frequency.
+func (p bm25) lengthNorm(length, avg float64) float64 {
+	return p.k1 * (1 - p.b + p.b*length/avg)
+}
+
 // weight is a term's weight from its idf: squared in bleve's formula.
 func (p bm25) weight(idf float64) float64 {
 	if p.bleve {

@@ -85,7 +85,7 @@ func (r *Ranker) proximityRerank(ctx context.Context, ix Index, terms []queryTer
 	if len(pairs) == 0 {
 		return ranked[:min(k, len(ranked))], nil
 	}
-	k1, b, sat := bm.k1, bm.b, bm.saturation()
+	sat := bm.saturation()
 	if f, ok := ix.(Fetcher); ok {
 		refs := make([]ChunkRef, len(ranked))
 		for i, d := range ranked {
@@ -113,7 +113,7 @@ func (r *Ranker) proximityRerank(ctx context.Context, ix Index, terms []queryTer
 				pos[term] = append(pos[term], p)
 			}
 		})
-		ln := k1 * (1 - b + b*float64(length)/st.avgLen)
+		ln := bm.lengthNorm(float64(length), st.avgLen)
 		score := func(tf int) float64 {
 			s := bm.tf(uint32(tf))
 			return s * sat / (s + ln)

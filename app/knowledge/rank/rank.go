@@ -485,12 +485,12 @@ func (n *fieldNorm) of(fieldLen uint32) float64 {
 	if fieldLen < uint32(len(n.byLen)) {
 		ln := n.byLen[fieldLen]
 		if ln == 0 {
-			ln = n.bm.k1 * (1 - n.bm.b + n.bm.b*float64(fieldLen)/n.avgLen)
+			ln = n.bm.lengthNorm(float64(fieldLen), n.avgLen)
 			n.byLen[fieldLen] = ln
 		}
 		return ln
 	}
-	return n.bm.k1 * (1 - n.bm.b + n.bm.b*float64(fieldLen)/n.avgLen)
+	return n.bm.lengthNorm(float64(fieldLen), n.avgLen)
 }
 
 // scorePostings adds one term's score in a field to into for each chunk
@@ -530,7 +530,7 @@ func (a *accum) scoreDocuments(parts []*docParts, dw, m float64, bm bm25, score 
 			tf = math.Sqrt(tf)
 		}
 		if score {
-			ln := bm.k1 * (1 - bm.b + bm.b*float64(parts[t.seg].length[t.local])/docAvgLen)
+			ln := bm.lengthNorm(float64(parts[t.seg].length[t.local]), docAvgLen)
 			if a.dmatched[t.ord] == 0 {
 				a.dscoreTouch = append(a.dscoreTouch, t.ord)
 			}
