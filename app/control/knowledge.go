@@ -119,9 +119,20 @@ func (k *Knowledge) SearchKB(q string) {
 	}
 	kb := rt.Retriever()
 	k.mu.Unlock()
+	// A site's hits are shown as their texts arrive (Hit.Pending for the
+	// others), and a newer query's search replaces them.
+	progress := func(hits []knowledge.Hit) {
+		k.mu.Lock()
+		if seq != k.searchSeq {
+			k.mu.Unlock()
+			return
+		}
+		k.search = SearchState{Query: q, Hits: hits}
+		k.unlock(StateSearch)
+	}
 	k.c.goAsync(func() {
 		k.c.mark("tinyrag:search")
-		hits, err := kb.Search(context.Background(), q, knowledge.SearchOptions{K: 8, Highlight: true})
+		hits, err := kb.Search(context.Background(), q, knowledge.SearchOptions{K: 8, Highlight: true, Progress: progress})
 		k.c.mark("tinyrag:searched")
 		k.mu.Lock()
 		if seq != k.searchSeq {

@@ -143,7 +143,9 @@ type SiteBundle struct {
 	Docs int
 }
 
-// SearchState is the knowledge search box's latest finished search.
+// SearchState is the knowledge search box's latest search: finished,
+// or with some of a site's hits still Pending while their texts arrive
+// (knowledge.SearchOptions.Progress).
 type SearchState struct {
 	Query string
 	Hits  []knowledge.Hit

@@ -22,6 +22,14 @@ type SearchOptions struct {
 	// matches the terms one edit away (see package rank). It ranks without
 	// feedback or proximity.
 	AsYouType bool
+	// Progress, if set, is called as a search's hits arrive, before
+	// Search returns: with the hits in their final order, those whose
+	// text is still on its way marked Pending. A site's bundle fetches
+	// each hit's text after its ranking, some of them a second wave of
+	// requests later, and the first can be shown meanwhile. Searches that
+	// have every text at hand (the visitor's own knowledge) never call
+	// it; Search's return is the final list either way.
+	Progress func(hits []Hit)
 }
 
 // Hit is one matching document, represented by its best chunk.
@@ -42,6 +50,11 @@ type Hit struct {
 	// Site says the hit comes from a site's bundle: Source is then the
 	// address of the page it was read from.
 	Site bool
+	// Pending says the hit's document has not arrived yet (only in what
+	// SearchOptions.Progress is given): only Chunk, Score and Site are
+	// set, since a site's bundle reads even the document's ID with its
+	// text.
+	Pending bool
 }
 
 // ErrEmptyQuery is returned for a query with nothing to search for.

@@ -36,6 +36,15 @@ type plainHost struct {
 	missing  []string
 	requests []string
 	gone     bool
+	// delay, when set, says how long to hold the answer to a path.
+	delay func(path string) time.Duration
+}
+
+// slow makes the host hold each answer for as long as delay says.
+func (h *plainHost) slow(delay func(path string) time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.delay = delay
 }
 
 // goAway makes the host unreachable from now on. DevTools' offline mode
@@ -53,8 +62,11 @@ func newPlainHost(t *testing.T, root string) *plainHost {
 	files := http.FileServer(http.Dir(root))
 	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
-		gone := h.gone
+		gone, delay := h.gone, h.delay
 		h.mu.Unlock()
+		if delay != nil {
+			time.Sleep(delay(r.URL.Path))
+		}
 		if gone {
 			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
 				conn.Close()

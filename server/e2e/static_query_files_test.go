@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,7 +30,9 @@ func TestStaticSite_AQueryReadsOnlyItsWordsShardsAndItsHitsFragments(t *testing.
 	openApp(t, b, site.URL+anywherePath)
 	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
 	b.do(t, 10*time.Second, "search", chromedp.Click(chromedp.ID("kb-search")), chromedp.SendKeys(chromedp.ID("kb-search"), "prune"))
-	waitJS(t, b, 20*time.Second, "search hits", `document.querySelector("#kb-hits .hit")`)
+	// Hits are drawn as their texts arrive: the search is done once none
+	// is pending.
+	waitJS(t, b, 20*time.Second, "search hits", `!!document.querySelector("#kb-hits .hit") && !document.querySelector("#kb-hits .hit-pending")`)
 
 	type request struct {
 		Path  string
@@ -104,5 +107,44 @@ func writeNotes(t *testing.T, dir string, n int) {
 		if err := os.WriteFile(notePath(dir, i), []byte(notePage(i, "mulched")), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A site's hits are drawn as their texts arrive: with some hits'
+// fragments held back, the others are shown in their final places and
+// the held ones as rows that wait for them; once they come, the list is
+// the whole answer, none waiting.
+func TestStaticSite_HitsAreDrawnAsTheirTextsArrive(t *testing.T) {
+	tmp := t.TempDir()
+	writeNotes(t, filepath.Join(tmp, "docs"), 12)
+	pages, bundleDir := orchardBundle(t, tmp)
+	site := hostSite(t, tmp, pages, bundleDir, []string{anywherePath})
+	// The fragments of odd-numbered documents come late; the notes are
+	// numbered in a row, so the hits hold both kinds.
+	site.slow(func(p string) time.Duration {
+		if n, ok := strings.CutSuffix(path.Base(p), ".json"); ok && strings.Contains(p, "/f/") && n != "" && (n[len(n)-1]-'0')%2 == 1 {
+			return 3 * time.Second
+		}
+		return 0
+	})
+
+	b := newBrowser(t, 1280, 800)
+	openApp(t, b, site.URL+anywherePath)
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
+	// The query comes whole, as pasted: typed letter by letter, each
+	// prefix's search would fetch (and hold) fragments of its own. It has
+	// more words than feedback expands (rank.Feedback.MaxQueryTerms),
+	// which reads its top documents' texts before the hits are known.
+	b.do(t, 10*time.Second, "the search box", chromedp.WaitVisible(chromedp.ID("kb-search")))
+	eval[bool](t, b, `(() => { const el = document.getElementById("kb-search"); el.value = "orchard row mulched watered week";
+		el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
+	waitJS(t, b, 20*time.Second, "hits shown while others wait", `!!document.querySelector("#kb-hits .hit") && !!document.querySelector("#kb-hits .hit-pending")`)
+	b.screenshot(t, "kb-hits-arriving")
+	if busy := eval[string](t, b, `document.querySelector("#kb-hits .hit-pending").getAttribute("aria-busy")`); busy != "true" {
+		t.Errorf("a waiting row says aria-busy=%q, want true", busy)
+	}
+	waitJS(t, b, 20*time.Second, "every hit shown", `!!document.querySelector("#kb-hits .hit") && !document.querySelector("#kb-hits .hit-pending")`)
+	if n := eval[int](t, b, `document.querySelectorAll("#kb-hits .hit").length`); n < 4 {
+		t.Errorf("%d hits in the end, want the notes'", n)
 	}
 }

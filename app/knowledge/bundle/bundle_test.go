@@ -757,3 +757,47 @@ func TestPreload_WaitsForTheSearchUnderWay(t *testing.T) {
 		t.Errorf("Preload with its context cancelled while a search is under way = %v, want context.Canceled", err)
 	}
 }
+
+// With Progress, a search shows its hits as their texts arrive: every
+// report lists the final hits in their final places, each either the
+// final hit itself or, pending, its chunk number and score; each report
+// has one pending hit fewer than the one before.
+func TestSearch_ProgressReportsEachHitInItsPlaceAsItsTextArrives(t *testing.T) {
+	out := write(t, corpus(300, 9), Options{ShardBytes: 800})
+	ix, _ := open(t, out)
+	var reports [][]knowledge.Hit
+	hits, err := ix.Search(ctx, "cider orchard frost", knowledge.SearchOptions{K: 6, Highlight: true,
+		Progress: func(h []knowledge.Hit) { reports = append(reports, h) }})
+	if err != nil || len(hits) < 3 {
+		t.Fatalf("search: %v, %d hits", err, len(hits))
+	}
+	if len(reports) != len(hits) {
+		t.Fatalf("%d reports for %d hits (one as each text arrives)", len(reports), len(hits))
+	}
+	for n, r := range reports {
+		if len(r) != len(hits) {
+			t.Fatalf("report %d lists %d hits, the search %d", n, len(r), len(hits))
+		}
+		pending := 0
+		for i, h := range r {
+			switch {
+			case h.Pending:
+				pending++
+				want := knowledge.Hit{Chunk: hits[i].Chunk, Score: hits[i].Score, Site: true, Pending: true}
+				if !reflect.DeepEqual(h, want) {
+					t.Errorf("report %d, hit %d pending as %+v, want %+v", n, i, h, want)
+				}
+			case !reflect.DeepEqual(h, hits[i]):
+				t.Errorf("report %d, hit %d is %+v, the search's %+v", n, i, h, hits[i])
+			}
+		}
+		if want := len(hits) - 1 - n; pending != want {
+			t.Errorf("report %d has %d hits pending, want %d", n, pending, want)
+		}
+	}
+	// Without Progress nothing is pending, and the hits are the same.
+	again, err := ix.Search(ctx, "cider orchard frost", knowledge.SearchOptions{K: 6, Highlight: true})
+	if err != nil || !reflect.DeepEqual(again, hits) {
+		t.Errorf("without Progress: %v, hits differ: %v", err, !reflect.DeepEqual(again, hits))
+	}
+}

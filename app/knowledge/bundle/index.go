@@ -203,9 +203,23 @@ func (ix *Index) Search(ctx context.Context, q string, opt knowledge.SearchOptio
 	}
 	ix.startText(refs)
 	// Each hit is made (and highlighted) as its fragment arrives, so the
-	// first of them are ready while the last are still on their way (8
-	// hits are two waves of requests on HTTP/1.1's six connections).
+	// first of them are ready, and shown (opt.Progress), while the last
+	// are still on their way (8 hits are two waves of requests on
+	// HTTP/1.1's six connections).
 	hits := make([]knowledge.Hit, len(ranked))
+	made := func(k int, h knowledge.Hit) { hits[k] = h }
+	if opt.Progress != nil {
+		for i, r := range ranked {
+			hits[i] = knowledge.Hit{Chunk: r.Chunk, Score: r.Score, Site: true, Pending: true}
+		}
+		var mu sync.Mutex
+		made = func(k int, h knowledge.Hit) {
+			mu.Lock()
+			defer mu.Unlock()
+			hits[k] = h
+			opt.Progress(slices.Clone(hits))
+		}
+	}
 	err = parallel(len(ranked), func(k int) error {
 		r := ranked[k]
 		f, err := ix.fragment(ctx, uint32(r.Doc.Ord))
@@ -220,7 +234,7 @@ func (ix *Index) Search(ctx context.Context, q string, opt knowledge.SearchOptio
 		if opt.Highlight {
 			h.Fragments = highlight.Fragments(ix.an, h.Text, terms)
 		}
-		hits[k] = h
+		made(k, h)
 		return nil
 	})
 	if err != nil {

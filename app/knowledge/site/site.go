@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -184,12 +185,21 @@ func (u Union) Search(ctx context.Context, q string, opt knowledge.SearchOptions
 		err  error
 	}
 	results := make([]result, len(searchers))
+	progress := u.progress(len(searchers), opt)
 	var wg sync.WaitGroup
 	for i, s := range searchers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i].hits, results[i].err = s.Search(ctx, q, opt)
+			sopt := opt
+			if progress != nil {
+				sopt.Progress = func(hits []knowledge.Hit) { progress(i, hits) }
+			}
+			hits, err := s.Search(ctx, q, sopt)
+			results[i] = result{hits, err}
+			if progress != nil {
+				progress(i, hits) // nil for a failure: its list is left out
+			}
 		}()
 	}
 	wg.Wait()
@@ -218,6 +228,60 @@ func (u Union) Search(ctx context.Context, q string, opt knowledge.SearchOptions
 		return hits, &Partial{Hits: hits, Failed: failed}
 	}
 	return hits, nil
+}
+
+// progress returns, when opt asks for progress, what each of n searchers
+// reports with: searcher i's list so far (its last report, or its final
+// list once it returned). Once every searcher has reported, each report
+// hands opt.Progress the lists fused as Search will fuse them, while a
+// hit in them is still pending, so the first hits can be shown before
+// the last one's text has arrived. Fusion reads ranks, and chunk IDs to
+// merge a hit two lists share; a pending hit's ID is not known yet, so
+// it is fused as a hit of its list alone: its place is final unless
+// another list holds the same chunk, which a site's bundle and the
+// visitor's own knowledge (their IDs made apart) do not.
+func (u Union) progress(n int, opt knowledge.SearchOptions) func(i int, hits []knowledge.Hit) {
+	if opt.Progress == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	lists := make([][]knowledge.Hit, n)
+	reported := make([]bool, n)
+	return func(i int, hits []knowledge.Hit) {
+		mu.Lock()
+		defer mu.Unlock()
+		lists[i], reported[i] = hits, true
+		if slices.Contains(reported, false) {
+			return
+		}
+		var fused []knowledge.Hit
+		if n == 1 {
+			fused = lists[0]
+		} else {
+			keyed := make([][]keyedHit, n)
+			for li, l := range lists {
+				for r, h := range l {
+					k := h.ChunkID
+					if h.Pending {
+						k = fmt.Sprintf("\x00pending %d %d", li, r)
+					}
+					keyed[li] = append(keyed[li], keyedHit{k, h})
+				}
+			}
+			for _, kh := range fuse(keyed, func(kh keyedHit) string { return kh.key }, opt.K) {
+				fused = append(fused, kh.hit)
+			}
+		}
+		if slices.ContainsFunc(fused, func(h knowledge.Hit) bool { return h.Pending }) {
+			opt.Progress(fused)
+		}
+	}
+}
+
+// keyedHit is a hit with the key fusion merges it by.
+type keyedHit struct {
+	key string
+	hit knowledge.Hit
 }
 
 // Partial is a search some bundles could not answer: Hits are the

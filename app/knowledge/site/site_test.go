@@ -274,3 +274,60 @@ func TestUnion_SearchesTheBundlesWhileTheVisitorsKnowledgeIsSearched(t *testing.
 		t.Error("the bundle asked for its term shard only after the visitor's search ended")
 	}
 }
+
+// With Progress, the fused list is reported as the site's texts arrive:
+// every report holds the final hits in their final places, the site's
+// not yet arrived marked pending (with their chunk number and score),
+// the visitor's complete from the first report on.
+func TestUnion_ProgressReportsTheFusedHitsInTheirFinalPlaces(t *testing.T) {
+	h := newHost()
+	var k Knowledge
+	k.Sync(ctx, []Source{h.build(t, "s/", pruning, storage, grafts,
+		knowledge.Input{Title: "Apple varieties", Source: "guide/apples.html", Text: "Winter apples keep until spring; summer apples do not."})}, h.fetch)
+	visitor, err := knowledge.Open(ctx, knowledge.Config{Store: knowledge.NewMemStore()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer visitor.Close()
+	for _, in := range []knowledge.Input{
+		{Title: "My notes", Source: "notes.txt", Text: "My apple trees were pruned too late this winter."},
+		{Title: "Orchard diary", Source: "diary.txt", Text: "Spring came early; the apple blossom froze."},
+	} {
+		if _, err := visitor.Add(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := Union{Visitor: visitor, Site: &k}
+	var reports [][]knowledge.Hit
+	hits, err := u.Search(ctx, "apple winter spring", knowledge.SearchOptions{K: 10,
+		Progress: func(h []knowledge.Hit) { reports = append(reports, h) }})
+	if err != nil || len(hits) < 4 {
+		t.Fatalf("search: %v, %d hits", err, len(hits))
+	}
+	if len(reports) == 0 {
+		t.Fatal("no report before the site's texts had all arrived")
+	}
+	last := len(hits) + 1
+	for n, r := range reports {
+		if len(r) != len(hits) {
+			t.Fatalf("report %d lists %d hits, the search %d", n, len(r), len(hits))
+		}
+		pending := 0
+		for i, got := range r {
+			if !got.Pending {
+				if !reflect.DeepEqual(got, hits[i]) {
+					t.Errorf("report %d, hit %d is %+v, the search's %+v", n, i, got, hits[i])
+				}
+				continue
+			}
+			pending++
+			if !hits[i].Site || got.Chunk != hits[i].Chunk || got.Score != hits[i].Score {
+				t.Errorf("report %d, hit %d pending as %+v where the search has %+v", n, i, got, hits[i])
+			}
+		}
+		if pending == 0 || pending >= last {
+			t.Errorf("report %d has %d hits pending, after %d", n, pending, last)
+		}
+		last = pending
+	}
+}

@@ -101,6 +101,7 @@ var texts = map[string][2]string{
 	"add":                      {"Add", "Hinzufügen"},
 	"search_kb":                {"Search the knowledge base", "Wissensbasis durchsuchen"},
 	"no_hits":                  {"No passage matches.", "Keine Passage passt."},
+	"hit_loading":              {"Loading this passage…", "Diese Passage wird geladen …"},
 	"reimport":                 {"Re-import", "Neu importieren"},
 	"importing":                {"Importing", "Importiere"},
 	"left":                     {"left", "übrig"},

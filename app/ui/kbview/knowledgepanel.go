@@ -237,6 +237,15 @@ func (k *KnowledgePanel) renderHits() app.UI {
 	}
 	var items []app.UI
 	for _, h := range s.Hits {
+		if h.Pending {
+			// Its place is known, its text on its way: a row of the
+			// same height keeps the hits below from jumping when it
+			// comes.
+			items = append(items, app.Li().Class("hit-pending").Aria("busy", "true").Body(
+				app.Span().Class("sr-only").Text(i18n.T(l, "hit_loading")),
+			))
+			continue
+		}
 		frag := strings.Join(h.Fragments, " … ")
 		if frag == "" {
 			frag = kbinput.Clip(h.Text, 200)
