@@ -27,6 +27,8 @@ type recorder struct {
 	last    map[string]any
 	n       map[string]int
 	threads []publishedThread
+	// queries are the queries of the searches published, in order.
+	queries []string
 }
 
 // publishedThread is a published thread and its encoding at the time.
@@ -45,6 +47,9 @@ func (r *recorder) Publish(state string, v any) {
 	if t, ok := v.(Thread); ok {
 		b, _ := json.Marshal(t)
 		r.threads = append(r.threads, publishedThread{t, string(b)})
+	}
+	if s, ok := v.(SearchState); ok {
+		r.queries = append(r.queries, s.Query)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -298,5 +299,83 @@ func TestController_HostSubmitWaitsForTheSiteConfig(t *testing.T) {
 			t.Errorf("host submit %v in the config: HostSubmitOnceKnown = %v", allow, g)
 		}
 		c.Wait()
+	}
+}
+
+// The knowledge panel's search shows a site's hits as their texts arrive:
+// with some fragments held back, the published search lists every hit,
+// the held ones pending. A newer query's search replaces it, and the
+// older one's late reports do not come back.
+func TestController_ASiteSearchPublishesItsHitsAsTheirTextsArrive(t *testing.T) {
+	var notes []knowledge.Input
+	for i := range 6 {
+		notes = append(notes, knowledge.Input{Title: "Row note " + string(rune('A'+i)), Source: "notes/" + string(rune('a'+i)) + ".html",
+			Text: "Row " + string(rune('A'+i)) + " of the orchard was mulched and watered this week."})
+	}
+	files, src := writeBundle(t, "/kb/bundles/orchard/", notes...)
+	host := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
+	release := make(chan struct{})
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	// The fragments of odd-numbered documents are held back.
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n, ok := strings.CutSuffix(r.URL.Path, ".json"); ok && strings.Contains(r.URL.Path, "/f/") && (n[len(n)-1]-'0')%2 == 1 {
+			<-release
+		}
+		host.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(slow.Close)
+	c := NewController(Deps{
+		Origin:    slow.URL,
+		HTTP:      httpdo.NetHTTP{Client: slow.Client()},
+		ConfigURL: slow.URL + "/kb/" + siteconfig.FileName,
+		Models:    func(context.Context, Settings) ([]string, error) { return nil, errors.New("no model here") },
+	})
+	rec := newRecorder()
+	c.Start(rec)
+	waitFor(t, "the app is ready", func() bool { return rec.status().Ready })
+	// More words than feedback expands, which would read the texts first.
+	const q = "orchard row mulched watered week"
+	c.Knowledge.SearchKB(q)
+	count := func(s SearchState) (pending, shown int) {
+		for _, h := range s.Hits {
+			if h.Pending {
+				pending++
+			} else if h.Title != "" && h.Text != "" {
+				shown++
+			}
+		}
+		return pending, shown
+	}
+	waitFor(t, "hits shown while others are pending", func() bool {
+		s := rec.searchState()
+		p, n := count(s)
+		return s.Query == q && p > 0 && n > 0
+	})
+	// A newer query's answer replaces it, and the older search's late
+	// reports, once its texts come, do not bring it back: the same words
+	// asked again (another query string, the same fragments) wait for
+	// them and then show every hit.
+	c.Knowledge.SearchKB("dormant")
+	waitFor(t, "the newer query's answer", func() bool { return rec.searchState().Query == "dormant" })
+	close(release)
+	again := q + " again"
+	c.Knowledge.SearchKB(again)
+	waitFor(t, "every hit shown", func() bool {
+		s := rec.searchState()
+		p, n := count(s)
+		return s.Query == again && p == 0 && n == len(notes)
+	})
+	c.Wait()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	newer := slices.Index(rec.queries, "dormant")
+	if i := slices.Index(rec.queries[newer:], q); i >= 0 {
+		t.Errorf("the older search was shown again after the newer one's answer: %q", rec.queries)
 	}
 }
