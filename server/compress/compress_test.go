@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"io"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/andybalholm/brotli"
@@ -43,6 +44,37 @@ func TestWindow_IsTheSmallestThatHoldsTheFile(t *testing.T) {
 	} {
 		if got := window(c.n); got != c.want {
 			t.Errorf("window(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+}
+
+// A writer kept from an earlier file writes the next one byte for byte as
+// a new writer does, whatever sizes and contents came before.
+func TestBytes_AReusedWriterWritesWhatANewOneWrites(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	words := strings.Fields("orchard apple pear cherry plum blossom frost pruning graft rootstock soil compost mulch")
+	for i := range 300 {
+		var sb strings.Builder
+		n := rng.Intn(1 << uint(4+rng.Intn(14)))
+		for sb.Len() < n {
+			if rng.Intn(8) == 0 {
+				sb.WriteByte(byte(rng.Intn(256))) // some bytes no text has
+			}
+			sb.WriteString(words[rng.Intn(len(words))] + " ")
+		}
+		b := []byte(sb.String())
+		for _, q := range []int{BundleBrotli, DefaultBrotli} {
+			_, got, err := Bytes(b, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			w := brotli.NewWriterOptions(&want, brotli.WriterOptions{Quality: q, LGWin: window(len(b))})
+			w.Write(b)
+			w.Close()
+			if !bytes.Equal(got, want.Bytes()) {
+				t.Fatalf("file %d (%d bytes, quality %d): the reused writer's %d bytes differ from a new writer's %d", i, len(b), q, len(got), want.Len())
+			}
 		}
 	}
 }
