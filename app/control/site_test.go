@@ -224,26 +224,16 @@ func TestChooseBundles_ByURLManifestOrFolderName(t *testing.T) {
 	}
 }
 
-func TestController_ASearchTypedWhileTheSiteOpensIsAnsweredOnceItIsOpen(t *testing.T) {
-	files, src := writeBundle(t, "/kb/bundles/orchard/", pruning)
-	gate := make(chan struct{})
-	manifest := "/kb/" + src.URL
-	host := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
-	// The manifest is slow to come: the app is ready, the bundle not open.
+// startBehind starts a controller whose site is host, reached through a
+// server that first calls hold with each request (which may wait), and
+// waits for the app to be ready.
+func startBehind(t *testing.T, host *httptest.Server, hold func(r *http.Request)) (*Controller, *recorder) {
+	t.Helper()
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == manifest {
-			<-gate
-		}
+		hold(r)
 		host.Config.Handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(slow.Close)
-	t.Cleanup(func() {
-		select {
-		case <-gate:
-		default:
-			close(gate)
-		}
-	})
 	c := NewController(Deps{
 		Origin:    slow.URL,
 		HTTP:      httpdo.NetHTTP{Client: slow.Client()},
@@ -253,6 +243,27 @@ func TestController_ASearchTypedWhileTheSiteOpensIsAnsweredOnceItIsOpen(t *testi
 	rec := newRecorder()
 	c.Start(rec)
 	waitFor(t, "the app is ready", func() bool { return rec.status().Ready })
+	return c, rec
+}
+
+func TestController_ASearchTypedWhileTheSiteOpensIsAnsweredOnceItIsOpen(t *testing.T) {
+	files, src := writeBundle(t, "/kb/bundles/orchard/", pruning)
+	gate := make(chan struct{})
+	manifest := "/kb/" + src.URL
+	host := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
+	t.Cleanup(func() {
+		select {
+		case <-gate:
+		default:
+			close(gate)
+		}
+	})
+	// The manifest is slow to come: the app is ready, the bundle not open.
+	c, rec := startBehind(t, host, func(r *http.Request) {
+		if r.URL.Path == manifest {
+			<-gate
+		}
+	})
 	c.Knowledge.SearchKB("dormant buds")
 	waitFor(t, "the search answered without the bundle", func() bool {
 		s := rec.searchState()
@@ -273,22 +284,11 @@ func TestController_HostSubmitWaitsForTheSiteConfig(t *testing.T) {
 	for _, allow := range []bool{true, false} {
 		gate := make(chan struct{})
 		host := staticHost(t, siteconfig.Config{Embed: &embed.Policy{HostSubmit: allow}}, nil)
-		slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, _ := startBehind(t, host, func(r *http.Request) {
 			if r.URL.Path == "/kb/"+siteconfig.FileName {
 				<-gate
 			}
-			host.Config.Handler.ServeHTTP(w, r)
-		}))
-		t.Cleanup(slow.Close)
-		c := NewController(Deps{
-			Origin:    slow.URL,
-			HTTP:      httpdo.NetHTTP{Client: slow.Client()},
-			ConfigURL: slow.URL + "/kb/" + siteconfig.FileName,
-			Models:    func(context.Context, Settings) ([]string, error) { return nil, errors.New("no model here") },
 		})
-		rec := newRecorder()
-		c.Start(rec)
-		waitFor(t, "the app is ready", func() bool { return rec.status().Ready })
 		if c.Site.HostSubmit() {
 			t.Errorf("host submit %v: on before the config arrived", allow)
 		}
@@ -323,22 +323,11 @@ func TestController_ASiteSearchPublishesItsHitsAsTheirTextsArrive(t *testing.T) 
 		}
 	})
 	// The fragments of odd-numbered documents are held back.
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c, rec := startBehind(t, host, func(r *http.Request) {
 		if n, ok := strings.CutSuffix(r.URL.Path, ".json"); ok && strings.Contains(r.URL.Path, "/f/") && (n[len(n)-1]-'0')%2 == 1 {
 			<-release
 		}
-		host.Config.Handler.ServeHTTP(w, r)
-	}))
-	t.Cleanup(slow.Close)
-	c := NewController(Deps{
-		Origin:    slow.URL,
-		HTTP:      httpdo.NetHTTP{Client: slow.Client()},
-		ConfigURL: slow.URL + "/kb/" + siteconfig.FileName,
-		Models:    func(context.Context, Settings) ([]string, error) { return nil, errors.New("no model here") },
 	})
-	rec := newRecorder()
-	c.Start(rec)
-	waitFor(t, "the app is ready", func() bool { return rec.status().Ready })
 	// More words than feedback expands, which would read the texts first.
 	const q = "orchard row mulched watered week"
 	c.Knowledge.SearchKB(q)
