@@ -38,9 +38,18 @@ type host struct {
 	fetches map[string]int
 	// termShard, when set, is closed at the first fetch of a term shard.
 	termShard chan struct{}
+	// fragments, when set, holds back every fetch of a fragment until it
+	// is closed.
+	fragments chan struct{}
 }
 
 func (h *host) fetch(_ context.Context, url string) ([]byte, error) {
+	h.mu.Lock()
+	gate := h.fragments
+	h.mu.Unlock()
+	if gate != nil && strings.Contains(url, "/f/") {
+		<-gate
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.fetches[url]++
@@ -297,7 +306,14 @@ func TestUnion_ProgressReportsTheFusedHitsInTheirFinalPlaces(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	u := Union{Visitor: visitor, Site: &k}
+	// The site's texts come once the visitor's list is known, as they do
+	// in the browser (the visitor's index is in memory, the texts on the
+	// network): the fused list has hits pending.
+	gate := make(chan struct{})
+	h.mu.Lock()
+	h.fragments = gate
+	h.mu.Unlock()
+	u := Union{Visitor: thenVisitor{visitor, func() { close(gate) }}, Site: &k}
 	var reports [][]knowledge.Hit
 	hits, err := u.Search(ctx, "apple winter spring", knowledge.SearchOptions{K: 10,
 		Progress: func(h []knowledge.Hit) { reports = append(reports, h) }})
@@ -330,4 +346,17 @@ func TestUnion_ProgressReportsTheFusedHitsInTheirFinalPlaces(t *testing.T) {
 		}
 		last = pending
 	}
+}
+
+// thenVisitor is a visitor's knowledge base that calls then once its
+// search has returned.
+type thenVisitor struct {
+	kb   Searcher
+	then func()
+}
+
+func (v thenVisitor) Search(ctx context.Context, q string, opt knowledge.SearchOptions) ([]knowledge.Hit, error) {
+	hits, err := v.kb.Search(ctx, q, opt)
+	v.then()
+	return hits, err
 }
