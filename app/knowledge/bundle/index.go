@@ -329,10 +329,15 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 	// So is the group table, which names the hits' fragments: read after
 	// the ranking, it held their requests back by a turn of the page's
 	// thread, which the ranker's clearing took first (15 ms on the 50k
-	// bench site).
-	if !ix.groupsRead() {
-		go func() { _ = ix.loadGroups(ctx) }() // the hits' fragments report a failure
-	}
+	// bench site). It is waited for below, so that no fetch outlives the
+	// search; the hits' fragments report a failure.
+	groups := make(chan struct{})
+	go func() {
+		defer close(groups)
+		if !ix.groupsRead() {
+			_ = ix.loadGroups(ctx)
+		}
+	}()
 	decoded := make([][]termPostings, len(need))
 	err = parallel(len(need), func(k int) error {
 		data, err := ix.file(ctx, need[k])
@@ -345,6 +350,7 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 		return nil
 	})
 	seg := <-segc
+	<-groups
 	if err != nil {
 		return err
 	}
