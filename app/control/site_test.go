@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"tinyrag/app/embed"
@@ -225,51 +226,46 @@ func TestChooseBundles_ByURLManifestOrFolderName(t *testing.T) {
 }
 
 // startBehind starts a controller whose site is host, reached through a
-// server that first calls hold with each request (which may wait), and
-// waits for the app to be ready.
-func startBehind(t *testing.T, host *httptest.Server, hold func(r *http.Request)) (*Controller, *recorder) {
+// server that holds each request held reports until release is called,
+// and waits for the app to be ready. The test's end releases them too,
+// before the server closes, so that none is left waiting.
+func startBehind(t *testing.T, host *httptest.Server, held func(r *http.Request) bool) (c *Controller, rec *recorder, release func()) {
 	t.Helper()
+	gate := make(chan struct{})
+	var once sync.Once
+	release = func() { once.Do(func() { close(gate) }) }
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hold(r)
+		if held(r) {
+			<-gate
+		}
 		host.Config.Handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(slow.Close)
-	c := NewController(Deps{
+	t.Cleanup(release) // runs first
+	c = NewController(Deps{
 		Origin:    slow.URL,
 		HTTP:      httpdo.NetHTTP{Client: slow.Client()},
 		ConfigURL: slow.URL + "/kb/" + siteconfig.FileName,
 		Models:    func(context.Context, Settings) ([]string, error) { return nil, errors.New("no model here") },
 	})
-	rec := newRecorder()
+	rec = newRecorder()
 	c.Start(rec)
 	waitFor(t, "the app is ready", func() bool { return rec.status().Ready })
-	return c, rec
+	return c, rec, release
 }
 
 func TestController_ASearchTypedWhileTheSiteOpensIsAnsweredOnceItIsOpen(t *testing.T) {
 	files, src := writeBundle(t, "/kb/bundles/orchard/", pruning)
-	gate := make(chan struct{})
 	manifest := "/kb/" + src.URL
 	host := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
-	t.Cleanup(func() {
-		select {
-		case <-gate:
-		default:
-			close(gate)
-		}
-	})
 	// The manifest is slow to come: the app is ready, the bundle not open.
-	c, rec := startBehind(t, host, func(r *http.Request) {
-		if r.URL.Path == manifest {
-			<-gate
-		}
-	})
+	c, rec, release := startBehind(t, host, func(r *http.Request) bool { return r.URL.Path == manifest })
 	c.Knowledge.SearchKB("dormant buds")
 	waitFor(t, "the search answered without the bundle", func() bool {
 		s := rec.searchState()
 		return s.Query == "dormant buds" && len(s.Hits) == 0
 	})
-	close(gate)
+	release()
 	waitFor(t, "the search answered from the bundle", func() bool {
 		s := rec.searchState()
 		return len(s.Hits) > 0 && s.Hits[0].Source == "guide/pruning.html"
@@ -282,19 +278,14 @@ func TestController_ASearchTypedWhileTheSiteOpensIsAnsweredOnceItIsOpen(t *testi
 // is ready, and the decision waits for it.
 func TestController_HostSubmitWaitsForTheSiteConfig(t *testing.T) {
 	for _, allow := range []bool{true, false} {
-		gate := make(chan struct{})
 		host := staticHost(t, siteconfig.Config{Embed: &embed.Policy{HostSubmit: allow}}, nil)
-		c, _ := startBehind(t, host, func(r *http.Request) {
-			if r.URL.Path == "/kb/"+siteconfig.FileName {
-				<-gate
-			}
-		})
+		c, _, release := startBehind(t, host, func(r *http.Request) bool { return r.URL.Path == "/kb/"+siteconfig.FileName })
 		if c.Site.HostSubmit() {
 			t.Errorf("host submit %v: on before the config arrived", allow)
 		}
 		got := make(chan bool, 1)
 		go func() { got <- c.Site.HostSubmitOnceKnown() }()
-		close(gate)
+		release()
 		if g := <-got; g != allow {
 			t.Errorf("host submit %v in the config: HostSubmitOnceKnown = %v", allow, g)
 		}
@@ -314,19 +305,10 @@ func TestController_ASiteSearchPublishesItsHitsAsTheirTextsArrive(t *testing.T) 
 	}
 	files, src := writeBundle(t, "/kb/bundles/orchard/", notes...)
 	host := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
-	release := make(chan struct{})
-	t.Cleanup(func() {
-		select {
-		case <-release:
-		default:
-			close(release)
-		}
-	})
 	// The fragments of odd-numbered documents are held back.
-	c, rec := startBehind(t, host, func(r *http.Request) {
-		if n, ok := strings.CutSuffix(r.URL.Path, ".json"); ok && strings.Contains(r.URL.Path, "/f/") && (n[len(n)-1]-'0')%2 == 1 {
-			<-release
-		}
+	c, rec, release := startBehind(t, host, func(r *http.Request) bool {
+		n, ok := strings.CutSuffix(r.URL.Path, ".json")
+		return ok && strings.Contains(r.URL.Path, "/f/") && (n[len(n)-1]-'0')%2 == 1
 	})
 	// More words than feedback expands, which would read the texts first.
 	const q = "orchard row mulched watered week"
@@ -352,7 +334,7 @@ func TestController_ASiteSearchPublishesItsHitsAsTheirTextsArrive(t *testing.T) 
 	// them and then show every hit.
 	c.Knowledge.SearchKB("dormant")
 	waitFor(t, "the newer query's answer", func() bool { return rec.searchState().Query == "dormant" })
-	close(release)
+	release()
 	again := q + " again"
 	c.Knowledge.SearchKB(again)
 	waitFor(t, "every hit shown", func() bool {
