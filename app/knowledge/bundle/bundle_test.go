@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/rank"
 )
 
 var ctx = context.Background()
@@ -116,7 +117,14 @@ func open(t *testing.T, out *Output) (*Index, *files) {
 // order Write indexes them (Order): what a bundle must rank exactly like.
 func memory(t *testing.T, ins []knowledge.Input) *knowledge.KB {
 	t.Helper()
-	kb, err := knowledge.New(knowledge.Config{Yield: func() {}})
+	return memoryRanked(t, ins, knowledge.Config{})
+}
+
+// memoryRanked is memory with cfg's ranking switches.
+func memoryRanked(t *testing.T, ins []knowledge.Input, cfg knowledge.Config) *knowledge.KB {
+	t.Helper()
+	cfg.Yield = func() {}
+	kb, err := knowledge.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,13 +137,26 @@ func memory(t *testing.T, ins []knowledge.Input) *knowledge.KB {
 
 func TestBundle_RanksExactlyAsTheInMemoryIndex(t *testing.T) {
 	ins := corpus(700, 1)
-	kb := memory(t, ins)
 	queries := []string{
 		"apple", "frost pruning", "cider barrel yeast", // short: feedback on
 		"apple orchard frost in spring and the pruning of old trees on a north slope",
 		"aphid mildew scab canker on pear and plum trees after rain",
 		"nitrogen potassium phosphate lime clay loam sand", "deer netting birds",
 		"cherry", "storage cellar winter", "unknownword apple",
+	}
+	// Rankings other than the default: feedback's second, dependent
+	// round of shards on every query, and none.
+	rankings := []struct {
+		name string
+		cfg  knowledge.Config
+	}{
+		{"default ranking", knowledge.Config{}},
+		{"feedback on every query", knowledge.Config{Feedback: rank.Feedback{MaxQueryTerms: -1}}},
+		{"feedback off, proximity on", knowledge.Config{Feedback: rank.Feedback{Off: true}, Proximity: rank.Proximity{On: true}}},
+	}
+	kbs := make([]*knowledge.KB, len(rankings))
+	for i, r := range rankings {
+		kbs[i] = memoryRanked(t, ins, r.cfg)
 	}
 	for _, tt := range []struct {
 		name  string
@@ -146,41 +167,49 @@ func TestBundle_RanksExactlyAsTheInMemoryIndex(t *testing.T) {
 		{"tiny shards, paged maps", Options{ShardBytes: 300, LexiconBytes: 100, MapPage: 4}, true},
 		{"default shards grown to fit a map of one-shard pages", Options{LexiconBytes: 100, MapPage: 1}, true},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			out := write(t, ins, tt.opt)
-			if m := out.Manifest; m.Terms.Paged != tt.paged || m.Lexicon.Paged != tt.paged || m.Suffixes.Paged != tt.paged {
-				t.Fatalf("maps paged: terms %v, lexicon %v, suffixes %v; want %v", m.Terms.Paged, m.Lexicon.Paged, m.Suffixes.Paged, tt.paged)
-			}
-			ix, _ := open(t, out)
-			for _, q := range queries {
-				for _, opt := range []knowledge.SearchOptions{{K: 10, Highlight: true}, {K: 10, Highlight: true, AsYouType: true}} {
-					qq := q
-					if opt.AsYouType {
-						qq = q[:len(q)-2] // the last word half typed
-					}
-					want, err := kb.Search(ctx, qq, opt)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got, err := ix.Search(ctx, qq, opt)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if len(want) == 0 && q != "unknownword apple" {
-						t.Fatalf("%q: the in-memory index finds nothing; the test says nothing", qq)
-					}
-					for i := range got {
-						if !got[i].Site {
-							t.Fatalf("%q: hit %d is not marked as the site's", qq, i)
+		out := write(t, ins, tt.opt)
+		for ri, r := range rankings {
+			t.Run(tt.name+", "+r.name, func(t *testing.T) {
+				if m := out.Manifest; m.Terms.Paged != tt.paged || m.Lexicon.Paged != tt.paged || m.Suffixes.Paged != tt.paged {
+					t.Fatalf("maps paged: terms %v, lexicon %v, suffixes %v; want %v", m.Terms.Paged, m.Lexicon.Paged, m.Suffixes.Paged, tt.paged)
+				}
+				kb := kbs[ri]
+				fs := &files{m: out.Files}
+				ix, err := OpenRanked(ctx, "https://site.example/kb/"+out.ManifestName, out.SHA256, fs.fetch,
+					rank.Config{TitleBoost: r.cfg.TitleBoost, Feedback: r.cfg.Feedback, Proximity: r.cfg.Proximity, Scoring: r.cfg.Scoring})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, q := range queries {
+					for _, opt := range []knowledge.SearchOptions{{K: 10, Highlight: true}, {K: 10, Highlight: true, AsYouType: true}} {
+						qq := q
+						if opt.AsYouType {
+							qq = q[:len(q)-2] // the last word half typed
 						}
-						got[i].Site = false
-					}
-					if !reflect.DeepEqual(got, want) {
-						t.Errorf("%q (as you type %v):\n bundle    %v\n in memory %v", qq, opt.AsYouType, brief(got), brief(want))
+						want, err := kb.Search(ctx, qq, opt)
+						if err != nil {
+							t.Fatal(err)
+						}
+						got, err := ix.Search(ctx, qq, opt)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if len(want) == 0 && q != "unknownword apple" {
+							t.Fatalf("%q: the in-memory index finds nothing; the test says nothing", qq)
+						}
+						for i := range got {
+							if !got[i].Site {
+								t.Fatalf("%q: hit %d is not marked as the site's", qq, i)
+							}
+							got[i].Site = false
+						}
+						if !reflect.DeepEqual(got, want) {
+							t.Errorf("%q (as you type %v):\n bundle    %v\n in memory %v", qq, opt.AsYouType, brief(got), brief(want))
+						}
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 

@@ -122,9 +122,19 @@ func (ix *Index) begin(names []string) {
 
 // Open reads a bundle's manifest from manifestURL, checks it against
 // sha256 (its whole SHA-256 in hex, as a site config names it; "" checks
-// it against its name only) and returns the opened bundle. It fetches
-// nothing else: queries fetch what they need.
+// it against its name only) and returns the opened bundle, which ranks
+// with the default ranking, as the app does. It fetches nothing else:
+// queries fetch what they need.
 func Open(ctx context.Context, manifestURL, sha string, fetch Fetch) (*Index, error) {
+	return OpenRanked(ctx, manifestURL, sha, fetch, rank.Config{})
+}
+
+// OpenRanked opens a bundle as Open does, ranking with cfg's switches
+// (feedback, proximity, scoring, title boost) instead of the defaults, as
+// an in-memory index made with the same switches ranks: for measuring
+// what a ranking costs a query in files, and checking that it stays
+// exact. cfg.Analyzer is ignored: the bundle's language decides it.
+func OpenRanked(ctx context.Context, manifestURL, sha string, fetch Fetch, cfg rank.Config) (*Index, error) {
 	data, err := fetch(ctx, manifestURL)
 	if err != nil {
 		return nil, fmt.Errorf("bundle: manifest: %w", err)
@@ -149,8 +159,9 @@ func Open(ctx context.Context, manifestURL, sha string, fetch Fetch) (*Index, er
 		return nil, fmt.Errorf("bundle: %w", err)
 	}
 	base := manifestURL[:strings.LastIndex(manifestURL, "/")+1]
+	cfg.Analyzer = an
 	return &Index{url: manifestURL, base: base, man: m, fetch: fetch, an: an,
-		ranker: rank.New(rank.Config{Analyzer: an}),
+		ranker: rank.New(cfg),
 		terms:  map[string]bool{}, lex: map[string][]lexEntry{}, pages: map[string]ShardMap{},
 		frags: map[uint32]*fragment{}, known: map[string]bool{}}, nil
 }
