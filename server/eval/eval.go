@@ -59,7 +59,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	rrf := fs.Bool("rrf", false, "fuse the best chunk's and the whole document's rankings by reciprocal rank (k 60) instead of adding their scores")
 	formula := fs.String("bm25", "lucene", "BM25 formula: lucene (Robertson's, k1 1.2, b 0.75), anserini (Robertson's, k1 0.9, b 0.4) or bleve (bleve's own)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of indexing and querying to this file")
-	checkBundle := fs.Bool("check-bundle", false, "also write each collection as a site bundle, check that it ranks every query's top 10 exactly as the in-memory index does (default ranking only) and print what a query fetches")
+	checkBundle := fs.Bool("check-bundle", false, "also write each collection as a site bundle, check that it ranks every query's top 10 exactly as the in-memory index does (with the ranking flags given; chunking and language are the bundle's defaults) and print what a query fetches")
 	shardBytes := fs.Int("shard-bytes", 0, "with --check-bundle: the bundle's term shard size (0: as tinyrag bundle chooses)")
 	// Flags may follow the directories too.
 	var dirs []string
@@ -133,7 +133,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		printReport(stdout, rep)
 		if *checkBundle {
-			if err := checkBundleRanking(ctx, c, *shardBytes, stdout); err != nil {
+			if err := checkBundleRanking(ctx, c, cfg, *shardBytes, stdout); err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 		}
@@ -158,18 +158,23 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // checkBundleRanking writes a collection as a bundle (in memory) and
 // compares, query by query, its top 10 with the in-memory index's built
-// from the same documents: documents, chunks and scores must be equal.
+// from the same documents, both ranking with cfg's switches (feedback,
+// proximity, scoring, title boost): documents, chunks and scores must be
+// equal.
 // It also reports what the bundle's files weigh as a host sends them
 // (brotli at its best, as `tinyrag bundle` writes the .br siblings) and
 // what a query makes the bundle fetch: the first query of a visit (a
 // fresh index per query, the manifest counted apart), and each query of a
 // visit that asks the first twenty queries in turn.
-func checkBundleRanking(ctx context.Context, c collection, shardBytes int, stdout io.Writer) error {
+func checkBundleRanking(ctx context.Context, c collection, cfg knowledge.Config, shardBytes int, stdout io.Writer) error {
 	set, err := beir.Load(c.corpus, c.queries, c.qrels)
 	if err != nil {
 		return err
 	}
-	kb, err := knowledge.New(knowledge.Config{Yield: func() {}})
+	// The bundle is written as tinyrag bundle writes it (default chunks,
+	// English); only the ranking is the caller's.
+	kb, err := knowledge.New(knowledge.Config{Yield: func() {}, TitleBoost: cfg.TitleBoost,
+		Feedback: cfg.Feedback, Proximity: cfg.Proximity, Scoring: cfg.Scoring})
 	if err != nil {
 		return err
 	}
@@ -183,6 +188,7 @@ func checkBundleRanking(ctx context.Context, c collection, shardBytes int, stdou
 	if err != nil {
 		return err
 	}
+	ranking := rank.Config{TitleBoost: cfg.TitleBoost, Feedback: cfg.Feedback, Proximity: cfg.Proximity, Scoring: cfg.Scoring}
 	// The bundle fetches a query's files at once: count under a lock.
 	var mu sync.Mutex
 	sizes := map[string]int{}
@@ -216,7 +222,7 @@ func checkBundleRanking(ctx context.Context, c collection, shardBytes int, stdou
 			continue
 		}
 		queries = append(queries, q)
-		ix, err := bundle.Open(ctx, out.ManifestName, out.SHA256, fetch)
+		ix, err := bundle.OpenRanked(ctx, out.ManifestName, out.SHA256, fetch, ranking)
 		if err != nil {
 			return err
 		}
@@ -238,7 +244,7 @@ func checkBundleRanking(ctx context.Context, c collection, shardBytes int, stdou
 		}
 	}
 	// A visit: one index, the first twenty queries in turn.
-	ix, err := bundle.Open(ctx, out.ManifestName, out.SHA256, fetch)
+	ix, err := bundle.OpenRanked(ctx, out.ManifestName, out.SHA256, fetch, ranking)
 	if err != nil {
 		return err
 	}

@@ -188,13 +188,22 @@ func TestEval_ScoringFlagsReachTheRanking(t *testing.T) {
 }
 
 func TestEval_CheckBundleComparesTheBundlesRankingQueryByQuery(t *testing.T) {
-	var out, errOut bytes.Buffer
-	if err := Command(context.Background(), append(writeBEIR(t), "--check-bundle"), &out, &errOut); err != nil {
-		t.Fatalf("eval: %v\n%s", err, errOut.String())
-	}
-	for _, want := range []string{"bundle ranking:     identical top 10 for 2 of 2 queries\n", "first query:        p50 ", "a visit:            2 queries"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
+	for _, flags := range [][]string{
+		nil,
+		{"--rm3-max-terms", "-1"},               // feedback's dependent round on every query
+		{"--rm3=false", "--proximity", "--rrf"}, // the bundle ranks with the flags given
+	} {
+		t.Run(strings.Join(append([]string{"defaults"}, flags...), " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			args := append(append(writeBEIR(t), "--check-bundle"), flags...)
+			if err := Command(context.Background(), args, &out, &errOut); err != nil {
+				t.Fatalf("eval: %v\n%s", err, errOut.String())
+			}
+			for _, want := range []string{"bundle ranking:     identical top 10 for 2 of 2 queries\n", "first query:        p50 ", "a visit:            2 queries"} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("output lacks %q:\n%s", want, out.String())
+				}
+			}
+		})
 	}
 }
