@@ -50,6 +50,7 @@ type options struct {
 	timeout  time.Duration
 	seed     uint64
 	embed    bool
+	browser  bool
 	trace    string // a folder for traces of each variant's first tinyRAG visit ("": none)
 }
 
@@ -80,6 +81,7 @@ func run(ctx context.Context, args []string) error {
 	fl.DurationVar(&o.timeout, "timeout", 2*time.Minute, "how long one visit may take")
 	fl.Uint64Var(&o.seed, "seed", 1, "the seed of the synthetic pages' draws")
 	fl.BoolVar(&o.embed, "embed", true, "measure the embed's search (Ctrl-K on a host page) too")
+	fl.BoolVar(&o.browser, "browser", true, "measure visits in Chromium (false: only build the sites and measure what a query reads natively)")
 	fl.StringVar(&o.trace, "trace", "", "write a Chromium performance trace of each variant's first tinyRAG visit with a query into this folder")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -102,7 +104,7 @@ func run(ctx context.Context, args []string) error {
 	if _, err := os.Stat(o.tinyrag); err != nil {
 		return fmt.Errorf("the tinyrag binary is missing (run make build): %w", err)
 	}
-	if _, err := os.Stat(o.chrome); err != nil {
+	if _, err := os.Stat(o.chrome); err != nil && o.browser {
 		return fmt.Errorf("Chromium is missing (make e2e-deps installs it): %w", err)
 	}
 	pagefind := ""
@@ -141,8 +143,12 @@ func run(ctx context.Context, args []string) error {
 			return fmt.Errorf("site %s: %w", size, err)
 		}
 		results = append(results, r)
-		if err := saveResult(o.out, r); err != nil {
-			return err
+		// A run without visits leaves the last full run's figures, which
+		// a later run of one size compares with, as they were.
+		if o.browser {
+			if err := saveResult(o.out, r); err != nil {
+				return err
+			}
 		}
 		fmt.Println()
 		printSize(os.Stdout, r)
@@ -182,6 +188,11 @@ func measureSize(ctx context.Context, o options, size string, n int, corpus []be
 	}
 	res.Builds["tinyRAG"] = summarizeBuild(tb)
 	fmt.Printf("tinyRAG bundle: %.1f s, %d files, %s raw, %s as .br (load %s)\n", tb.took.Seconds(), tb.files, mbs(tb.raw), mbs(tb.br), loadavg.String())
+	qf, err := measureQueryFiles(ctx, bundleDir, queries)
+	if err != nil {
+		return nil, fmt.Errorf("what a query reads: %w", err)
+	}
+	res.QueryFiles = qf
 	if pagefind != "" {
 		pb := buildPagefind(ctx, pagefind, site)
 		if pb.err != nil {
@@ -189,6 +200,10 @@ func measureSize(ctx context.Context, o options, size string, n int, corpus []be
 		}
 		res.Builds["Pagefind"] = summarizeBuild(pb)
 		fmt.Printf("Pagefind: %.1f s, %d files, %s (its index files are gzip inside) (load %s)\n", pb.took.Seconds(), pb.files, mbs(pb.raw), loadavg.String())
+	}
+	if !o.browser {
+		res.LoadAfter = loadavg.String()
+		return res, nil
 	}
 	if err := writeSearchPage(site, 8); err != nil {
 		return nil, err
@@ -344,6 +359,7 @@ type sizeResult struct {
 	Builds     map[string]buildSummary `json:"builds"`
 	Rows       []row                   `json:"rows"`
 	Embed      *embedResult            `json:"embed,omitempty"`
+	QueryFiles []queryFilesRow         `json:"query_files,omitempty"`
 }
 
 // buildSummary is an indexer's run as reported.

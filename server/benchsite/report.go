@@ -47,6 +47,10 @@ func printSize(w io.Writer, r *sizeResult) {
 		fmt.Fprintf(w, "| %s | %.1f s | %d | %s | %s |\n", name, b.Seconds, b.Files, mbs(b.Raw), br)
 	}
 	fmt.Fprintln(w)
+	printQueryFiles(w, r.QueryFiles)
+	if len(r.Rows) == 0 {
+		return // built and measured natively only (-browser=false)
+	}
 	fmt.Fprintln(w, "| system | variant | app ready | first results | results − ready | site data before results | app bytes before results | visits (failed, no hits) |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- |")
 	for _, v := range variants {
@@ -109,12 +113,6 @@ func printEmbed(w io.Writer, e *embedResult) {
 func printTargets(w io.Writer, results, earlier []*sizeResult) {
 	fmt.Fprintln(w, "### Targets (medians; met or not, as measured)")
 	fmt.Fprintln(w)
-	met := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "NOT met"
-	}
 	for _, r := range results {
 		tb, okT := r.Builds["tinyRAG"]
 		pb, okP := r.Builds["Pagefind"]
@@ -123,6 +121,9 @@ func printTargets(w io.Writer, results, earlier []*sizeResult) {
 		}
 		for _, v := range variants {
 			t, p, none := r.find("tinyRAG", v), r.find("Pagefind", v), r.find("tinyRAG, no bundle", v)
+			if t == nil {
+				continue // no visits (-browser=false)
+			}
 			if !t.measured() {
 				fmt.Fprintf(w, "- %s, %s: tinyRAG not measured (every visit failed)\n", r.Size, v)
 				continue
@@ -156,6 +157,7 @@ func printTargets(w io.Writer, results, earlier []*sizeResult) {
 	for _, r := range earlier {
 		note += fmt.Sprintf(" (%s figures from the run of %s)", r.Size, r.Date.Format("2006-01-02 15:04"))
 	}
+	printQueryFilesRatio(w, small, large, note)
 	for _, v := range variants {
 		s, l := small.find("tinyRAG", v), large.find("tinyRAG", v)
 		if !s.measured() || !l.measured() || s.SiteBytes == 0 {
@@ -167,4 +169,28 @@ func printTargets(w io.Writer, results, earlier []*sizeResult) {
 			fmt.Fprintf(w, "  (Pagefind: %s vs %s = %.2f×)\n", kbs(pl.SiteBytes), kbs(ps.SiteBytes), float64(pl.SiteBytes)/float64(ps.SiteBytes))
 		}
 	}
+}
+
+// printQueryFilesRatio writes, for each query set and ranking measured
+// natively on both sites, how the site data of a first query grew from
+// the 5k site to the 50k site: feedback's second round next to none.
+func printQueryFilesRatio(w io.Writer, small, large *sizeResult, note string) {
+	for _, l := range large.QueryFiles {
+		for _, s := range small.QueryFiles {
+			if s.Queries != l.Queries || s.Ranking != l.Ranking || s.Bytes == 0 {
+				continue
+			}
+			ratio := float64(l.Bytes) / float64(s.Bytes)
+			fmt.Fprintf(w, "- natively, %s, %s: site data per query 50k vs 5k %s vs %s = %.2f× (p90 %s vs %s): %s%s\n",
+				l.Queries, l.Ranking, kbs(l.Bytes), kbs(s.Bytes), ratio, kbs(l.BytesP90), kbs(s.BytesP90), met(ratio <= 1.5), note)
+		}
+	}
+}
+
+// met says whether a target was met.
+func met(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT met"
 }
