@@ -282,6 +282,30 @@ func TestFirstRun_NoModelShowsBannerAndAnswersFromKnowledge(t *testing.T) {
 	}
 }
 
+// On a window too short for the welcome and the no-model banner, the
+// empty chat stays scrolled to its top, where the banner says what is
+// missing: there is no answer at its end to keep in view.
+func TestFirstRun_NoModelBannerIsShownFromItsTopOnAShortWindow(t *testing.T) {
+	srv := startServer(t, "--llm-probe=false")
+	b := newBrowser(t, 1280, 640)
+	openApp(t, b, srv.URL+"/")
+	waitJS(t, b, 10*time.Second, "banner", `document.getElementById("llm-banner")`)
+	// The chat list and the thread are published again as the app
+	// settles; each time, the thread keeps what is in view.
+	b.do(t, 5*time.Second, "open knowledge tab", chromedp.Click(chromedp.ID("tab-knowledge")))
+	b.do(t, 5*time.Second, "back to chats", chromedp.Click(chromedp.ID("tab-chats")))
+	b.do(t, 5*time.Second, "new chat", chromedp.Click(chromedp.ID("new-chat")))
+	time.Sleep(time.Second)
+	m := `document.getElementById("messages")`
+	if !eval[bool](t, b, m+`.scrollHeight > `+m+`.clientHeight`) {
+		t.Fatalf("the welcome fits the window (%d of %d px): the test shows nothing", eval[int](t, b, m+`.scrollHeight`), eval[int](t, b, m+`.clientHeight`))
+	}
+	b.screenshot(t, "no-model-banner-short-window")
+	if top := eval[int](t, b, m+`.scrollTop`); top != 0 {
+		t.Errorf("the empty chat is scrolled %d px down: the banner's top is hidden", top)
+	}
+}
+
 func TestSettings_ThemeAndLanguageSwitch(t *testing.T) {
 	b, _, _ := scriptedApp(t)
 	b.do(t, 5*time.Second, "open settings", chromedp.Click(chromedp.ID("open-settings")))

@@ -368,6 +368,12 @@ func StickToBottom(force bool) {
 	if !el.Truthy() {
 		return
 	}
+	// An empty chat's welcome is read from the top, where the notices say
+	// what is missing (no model, say): there is no answer to keep in view,
+	// and on a short window its end would hide their beginning.
+	if el.Call("querySelector", ".welcome").Truthy() {
+		return
+	}
 	gap := el.Get("scrollHeight").Int() - el.Get("scrollTop").Int() - el.Get("clientHeight").Int()
 	if force || gap < 160 {
 		el.Set("scrollTop", el.Get("scrollHeight").Int())
