@@ -58,7 +58,7 @@ func TestController_SiteStartersAndHostSubmitComeFromTinyragJSON(t *testing.T) {
 func TestController_SearchSiteLinksEachPageAtItsPassage(t *testing.T) {
 	model := &scriptedModel{reply: func(llm.Request, int) []string { return words("Fine.") }}
 	c, _ := harness(t, chats.NewMemStore(), model, docsSite(t, nil, false))
-	hits, err := c.Site.SearchSite(context.Background(), "crossing branches", 5)
+	hits, err := c.Site.SearchSite(context.Background(), "crossing branches", 5, nil)
 	if err != nil || len(hits) == 0 || hits[0].Title != "Winter pruning" {
 		t.Fatalf("SearchSite = %+v, %v", hits, err)
 	}
@@ -66,7 +66,7 @@ func TestController_SearchSiteLinksEachPageAtItsPassage(t *testing.T) {
 	if !strings.HasPrefix(link, strings.TrimSuffix(c.c.deps.ConfigURL, siteconfig.FileName)+"guide/pruning.html#:~:text=Prune%20apple%20trees%20in%20late,first%2C%20then%20thin%20the%20canopy.") {
 		t.Errorf("passage link %q: want the page under the site's base at the passage's words", link)
 	}
-	if hits, err := c.Site.SearchSite(context.Background(), "  ", 5); err != nil || hits != nil {
+	if hits, err := c.Site.SearchSite(context.Background(), "  ", 5, nil); err != nil || hits != nil {
 		t.Errorf("an empty query: %v, %v", hits, err)
 	}
 

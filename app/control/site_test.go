@@ -350,3 +350,74 @@ func TestController_ASiteSearchPublishesItsHitsAsTheirTextsArrive(t *testing.T) 
 		t.Errorf("the older search was shown again after the newer one's answer: %q", rec.queries)
 	}
 }
+
+// The embed's search box hears a site search's hits as their texts
+// arrive, as the knowledge panel does: with some fragments held back,
+// SearchSite reports hits shown and hits pending before it returns them
+// all.
+func TestSite_SearchSiteReportsItsHitsAsTheirTextsArrive(t *testing.T) {
+	var notes []knowledge.Input
+	for i := range 6 {
+		notes = append(notes, knowledge.Input{Title: "Row note " + string(rune('A'+i)), Source: "notes/" + string(rune('a'+i)) + ".html",
+			Text: "Row " + string(rune('A'+i)) + " of the orchard was mulched and watered this week."})
+	}
+	files, src := writeBundle(t, "/kb/bundles/orchard/", notes...)
+	host := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
+	c, _, release := startBehind(t, host, func(r *http.Request) bool {
+		n, ok := strings.CutSuffix(r.URL.Path, ".json")
+		return ok && strings.Contains(r.URL.Path, "/f/") && (n[len(n)-1]-'0')%2 == 1
+	})
+	waitFor(t, "the site's knowledge is open", func() bool { return c.Site.runtime() != nil })
+	var mu sync.Mutex
+	var reports [][]knowledge.Hit
+	progress := func(hs []knowledge.Hit) {
+		mu.Lock()
+		defer mu.Unlock()
+		reports = append(reports, hs)
+	}
+	type result struct {
+		hits []knowledge.Hit
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		hs, err := c.Site.SearchSite(context.Background(), "orchard row mulched watered wee", embedResults, progress)
+		done <- result{hs, err}
+	}()
+	waitFor(t, "hits shown while others are pending", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, r := range reports {
+			pending, shown := 0, 0
+			for _, h := range r {
+				if h.Pending {
+					pending++
+				} else if h.Title != "" {
+					shown++
+				}
+			}
+			if pending > 0 && shown > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	select {
+	case r := <-done:
+		t.Fatalf("SearchSite returned %d hits (%v) while texts were held back", len(r.hits), r.err)
+	default:
+	}
+	release()
+	r := <-done
+	if r.err != nil || len(r.hits) != len(notes) {
+		t.Fatalf("SearchSite = %d hits, %v; want the %d notes", len(r.hits), r.err, len(notes))
+	}
+	for _, h := range r.hits {
+		if h.Pending || h.Title == "" {
+			t.Errorf("a returned hit is not whole: %+v", h)
+		}
+	}
+}
+
+// embedResults is how many pages the embed's search box asks for.
+const embedResults = 10

@@ -44,14 +44,16 @@ const relatedTimeout = 10 * time.Second
 
 // SearchSite searches the knowledge (the site's and the visitor's) for a
 // query still being typed: the best k documents, with their passages'
-// matched words marked (knowledge.SearchOptions.AsYouType). Before the
-// app has started there is nothing to search yet: no hits.
-func (s *Site) SearchSite(ctx context.Context, q string, k int) ([]knowledge.Hit, error) {
+// matched words marked (knowledge.SearchOptions.AsYouType). progress, if
+// not nil, hears the hits while some site pages' texts are still on their
+// way (knowledge.SearchOptions.Progress). Before the app has started
+// there is nothing to search yet: no hits.
+func (s *Site) SearchSite(ctx context.Context, q string, k int, progress func([]knowledge.Hit)) ([]knowledge.Hit, error) {
 	rt := s.runtime()
 	if rt == nil || strings.TrimSpace(q) == "" {
 		return nil, nil
 	}
-	hits, err := rt.Retriever().Search(ctx, q, knowledge.SearchOptions{K: k, Highlight: true, AsYouType: true})
+	hits, err := rt.Retriever().Search(ctx, q, knowledge.SearchOptions{K: k, Highlight: true, AsYouType: true, Progress: progress})
 	if errors.Is(err, knowledge.ErrEmptyQuery) {
 		return nil, nil // only stop words: nothing to search for yet
 	}

@@ -28,8 +28,10 @@ type Chat interface {
 	// the host's search box and returns the best pages (at most
 	// MaxResults); an empty query has none. It reads only the site's
 	// knowledge and the documents the host added, never the visitor's
-	// chats.
-	Search(query string) ([]SearchResult, error)
+	// chats. While some pages' texts are still loading it may hand what
+	// it has to partial, those still loading marked Pending, in their
+	// final places; every call to partial returns before Search does.
+	Search(query string, partial func([]SearchResult)) ([]SearchResult, error)
 }
 
 // Bridge is the app's end of the protocol with the one page that embeds
@@ -78,8 +80,13 @@ func (b *Bridge) Receive(origin string, fromParent bool, data []byte) bool {
 		case TypeSetContext:
 			b.chat.SetContext(m.Context)
 		case TypeSearch:
+			// A page's row is drawn as its text arrives: a large site's
+			// results come in waves of requests.
+			partial := func(rs []SearchResult) {
+				b.send(Message{Type: TypePartialResults, Query: m.Query, Results: boundResults(rs)})
+			}
 			var rs []SearchResult
-			if rs, err = b.chat.Search(m.Query); err == nil {
+			if rs, err = b.chat.Search(m.Query, partial); err == nil {
 				b.send(Message{Type: TypeResults, Query: m.Query, Results: boundResults(rs)})
 			}
 		}

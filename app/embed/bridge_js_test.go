@@ -42,7 +42,7 @@ func (c chanChat) Ask(q string, submit bool) error {
 }
 func (c chanChat) AddDocuments(d []Document) error { c <- "docs " + d[0].Title; return nil }
 func (c chanChat) SetContext(s string)             { c <- "context " + s }
-func (c chanChat) Search(q string) ([]SearchResult, error) {
+func (c chanChat) Search(q string, _ func([]SearchResult)) ([]SearchResult, error) {
 	c <- "search " + q
 	return nil, nil
 }

@@ -3,6 +3,7 @@ package embed
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ type fakeChat struct {
 	context []string
 	queries []string
 	results []SearchResult
+	partial [][]SearchResult // handed to partial, in turn, before results
 	askErr  error
 }
 
@@ -29,8 +31,11 @@ func (c *fakeChat) Ask(q string, submit bool) error {
 }
 func (c *fakeChat) AddDocuments(d []Document) error { c.docs = append(c.docs, d); return nil }
 func (c *fakeChat) SetContext(s string)             { c.context = append(c.context, s) }
-func (c *fakeChat) Search(q string) ([]SearchResult, error) {
+func (c *fakeChat) Search(q string, partial func([]SearchResult)) ([]SearchResult, error) {
 	c.queries = append(c.queries, q)
+	for _, rs := range c.partial {
+		partial(rs)
+	}
 	return c.results, nil
 }
 
@@ -201,6 +206,44 @@ func TestBridge_AnswersASearchWithItsResultsWithinTheLimits(t *testing.T) {
 	r := rs[0].(map[string]any)
 	if r["title"] != "Pruning <b>" || r["url"] == "" || len(r["snippet"].([]any)) != 3 {
 		t.Errorf("result %v", r)
+	}
+}
+
+func TestBridge_SendsASearchsPartialResultsBeforeItsResults(t *testing.T) {
+	b, chat, out := newTestBridge(t, Policy{Origins: []string{"https://docs.example.org"}})
+	page := func(n int) SearchResult {
+		return SearchResult{Title: fmt.Sprintf("Page %d", n), Source: fmt.Sprintf("/docs/%d.html", n), Snippet: []string{"text"}}
+	}
+	waiting := SearchResult{Pending: true}
+	chat.partial = [][]SearchResult{{waiting, page(2), waiting}, {page(1), page(2), waiting}}
+	for i := 0; i < MaxResults+2; i++ {
+		chat.partial[1] = append(chat.partial[1], waiting)
+	}
+	chat.results = []SearchResult{page(1), page(2), page(3)}
+	b.Receive("https://docs.example.org", true, []byte(`{"v":1,"type":"search","query":"pages"}`))
+	var got []string
+	for _, p := range *out {
+		var rows []string
+		for _, r := range p.msg["results"].([]any) {
+			r := r.(map[string]any)
+			if r["pending"] == true {
+				if r["title"] != "" || r["source"] != "" || r["url"] != nil || r["snippet"] != nil {
+					t.Errorf("a pending result carries more than its mark: %v", r)
+				}
+				rows = append(rows, "…")
+				continue
+			}
+			rows = append(rows, r["title"].(string))
+		}
+		got = append(got, fmt.Sprintf("%s %s: %s", p.msg["type"], p.msg["query"], strings.Join(rows, ", ")))
+	}
+	want := []string{
+		"partial_results pages: …, Page 2, …",
+		"partial_results pages: Page 1, Page 2, " + strings.TrimSuffix(strings.Repeat("…, ", MaxResults-2), ", "),
+		"results pages: Page 1, Page 2, Page 3",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("sent\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
 	}
 }
 

@@ -44,6 +44,12 @@ const (
 	TypeError  = "error"  // error: a message was refused, and why
 	// TypeResults answers a search: query, results.
 	TypeResults = "results"
+	// TypePartialResults is a search's results while some are still
+	// loading (their texts on their way): query, results, each still
+	// loading marked pending (its title and source empty, nothing else),
+	// in its final place. The search's results message follows and
+	// replaces it.
+	TypePartialResults = "partial_results"
 	// TypeFeedback is a visitor's rating of an answer: rating, reason,
 	// note, question, answer, citations.
 	TypeFeedback = "feedback"
@@ -101,6 +107,9 @@ type SearchResult struct {
 	// the even ones as they are, the odd ones the words that matched, to
 	// be marked. Never markup: a host shows each piece as text.
 	Snippet []string `json:"snippet,omitempty"`
+	// Pending marks, in a partial_results message, a page whose text is
+	// still loading: its other fields are empty.
+	Pending bool `json:"pending,omitempty"`
 }
 
 // Feedback is a visitor's rating of an answer, as the host receives it.

@@ -128,20 +128,35 @@ func (h hostChat) SetContext(text string) { h.ctrl.Chat.SetContext(text) }
 const searchTimeout = 10 * time.Second
 
 // Search implements embed.Chat: the pages for the host's search box, each
-// linked at its passage, with the matched words of its excerpt apart.
-func (h hostChat) Search(q string) ([]embed.SearchResult, error) {
+// linked at its passage, with the matched words of its excerpt apart;
+// partial hears them while some pages' texts are still loading.
+func (h hostChat) Search(q string, partial func([]embed.SearchResult)) ([]embed.SearchResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), searchTimeout)
 	defer cancel()
-	hits, err := uikit.SiteOf(h.ctrl).SearchSite(ctx, q, embed.MaxResults)
+	var progress func([]knowledge.Hit)
+	if partial != nil {
+		progress = func(hits []knowledge.Hit) { partial(h.results(hits)) }
+	}
+	hits, err := uikit.SiteOf(h.ctrl).SearchSite(ctx, q, embed.MaxResults, progress)
 	if err != nil {
 		return nil, err
 	}
+	return h.results(hits), nil
+}
+
+// results are hits as the host's search box lists them; a hit whose text
+// is still loading is a pending result.
+func (h hostChat) results(hits []knowledge.Hit) []embed.SearchResult {
 	out := make([]embed.SearchResult, len(hits))
 	for i, hit := range hits {
+		if hit.Pending {
+			out[i] = embed.SearchResult{Pending: true}
+			continue
+		}
 		out[i] = embed.SearchResult{Title: hit.Title, Source: hit.Source,
 			URL: uikit.SiteOf(h.ctrl).PassageLink(control.CitationOfHit(hit)), Snippet: snippet(hit)}
 	}
-	return out, nil
+	return out
 }
 
 // snippetRunes bounds an excerpt without marked words.
