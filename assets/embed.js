@@ -34,10 +34,12 @@
   const de = data.lang === 'de';
   const t = de ? {
     search: 'Suchen', results: (n) => n === 1 ? '1 Treffer' : n + ' Treffer', none: 'Keine Treffer', loading: 'Die Suche lädt…',
+    pending: 'Diese Seite lädt…',
     ask: (q) => 'Frag nach „' + q + '“', keys: '↑ ↓ wählen · Enter öffnen · Esc schließt', close: 'Schließen',
     askSel: 'Danach fragen', selQ: (s) => 'Erkläre das: „' + s + '“',
   } : {
     search: 'Search', results: (n) => n === 1 ? '1 result' : n + ' results', none: 'No results', loading: 'Loading search…',
+    pending: 'Loading this page…',
     ask: (q) => 'Ask about “' + q + '”', keys: '↑ ↓ to choose · Enter to open · Esc to close', close: 'Close',
     askSel: 'Ask about this', selQ: (s) => 'Explain this: "' + s + '"',
   };
@@ -98,6 +100,12 @@ li[aria-selected="true"] { background: var(--sel); border-left-color: var(--acce
 mark { background: var(--mark); color: inherit; border-radius: 3px; padding: 0 1px; }
 .ask > div { display: flex; gap: 9px; align-items: center; font-weight: 600; color: var(--accent); }
 .ask svg { width: 18px; height: 18px; flex: none; }
+.pending { cursor: default; }
+.pending .bar { display: block; height: .8em; margin: 5px 0; border-radius: 4px; background: var(--border); animation: tr-pulse 1.2s ease-in-out infinite; }
+.pending .bar + .bar { width: 70%; }
+@keyframes tr-pulse { 50% { opacity: .45; } }
+@media (prefers-reduced-motion: reduce) { .pending .bar { animation: none; } }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .foot { display: flex; justify-content: space-between; flex-wrap: wrap; gap: 4px 12px; padding: 8px 14px; border-top: 1px solid var(--border); font-size: 12px; color: var(--dim); }
 .sel { position: fixed; display: none; align-items: center; gap: 6px; padding: 6px 11px; border: 0; border-radius: 999px; cursor: pointer;
   background: var(--accent); color: #fff; font: 600 13px/1 system-ui, sans-serif; box-shadow: 0 4px 14px rgba(0,0,0,.25); }
@@ -211,7 +219,10 @@ mark { background: var(--mark); color: inherit; border-radius: 3px; padding: 0 1
         api.close();
         break;
       case 'results':
-        showResults(m);
+        showResults(m, false);
+        break;
+      case 'partial_results':
+        showResults(m, true);
         break;
       // resize only goes to the host's listeners: the panel keeps its
       // height, so a growing answer scrolls inside it instead of moving
@@ -226,7 +237,7 @@ mark { background: var(--mark); color: inherit; border-radius: 3px; padding: 0 1
 
   // The search: a combobox over a listbox of pages, drawn here so it opens
   // at once; the frame answers each query with the best pages.
-  let back = null, input, list, status, searching = false, results = [], active = 0, asked = '';
+  let back = null, input, list, status, searching = false, results = [], active = 0, asked = '', shown = null;
   function buildSearch() {
     if (back) return;
     back = el('div', 'back');
@@ -293,17 +304,21 @@ mark { background: var(--mark); color: inherit; border-radius: 3px; padding: 0 1
 
   function query(q) {
     asked = q.trim();
-    if (!asked) { results = []; render(); status.textContent = ''; return; }
+    if (!asked) { results = []; shown = null; render(); status.textContent = ''; return; }
     if (!ready) status.textContent = t.loading;
     post({ type: 'search', query: asked });
   }
 
-  function showResults(m) {
+  // showResults draws a query's results; partial ones (some pages' texts
+  // still loading, each in its final place) come first, and the count is
+  // said once they are whole. The chosen row stays while they fill in.
+  function showResults(m, partial) {
     if (!searching || m.query !== asked) return; // an answer to an older query
     results = Array.isArray(m.results) ? m.results : [];
-    active = 0;
+    if (shown !== m.query) active = 0;
+    shown = m.query;
     render();
-    status.textContent = results.length ? t.results(results.length) : t.none;
+    if (!partial) status.textContent = results.length ? t.results(results.length) : t.none;
   }
 
   // render lists the pages and, last, the question: every piece of a
@@ -312,6 +327,14 @@ mark { background: var(--mark); color: inherit; border-radius: 3px; padding: 0 1
     list.textContent = '';
     results.forEach((r, i) => {
       const li = option('tr-o' + i, i);
+      if (r.pending) {
+        li.className = 'pending';
+        li.setAttribute('aria-busy', 'true');
+        const d = el('div');
+        d.append(el('span', 'sr', t.pending), el('span', 'bar'), el('span', 'bar'));
+        li.append(d);
+        return;
+      }
       const a = el(r.url ? 'a' : 'div');
       if (r.url && /^https?:/.test(r.url)) { a.href = r.url; a.tabIndex = -1; }
       a.append(el('span', 't', r.title || r.source || ''));

@@ -148,3 +148,53 @@ func TestStaticSite_HitsAreDrawnAsTheirTextsArrive(t *testing.T) {
 		t.Errorf("%d hits in the end, want the notes'", n)
 	}
 }
+
+// The embed's search box on a host page of another origin shows a site's
+// pages as their texts arrive, as the knowledge panel does: the pages
+// whose fragments came are listed in their final places, the others as
+// rows that wait for them; once they come, the list is whole and its
+// count is said.
+func TestEmbed_SearchShowsPagesAsTheirTextsArrive(t *testing.T) {
+	tmp := t.TempDir()
+	writeNotes(t, filepath.Join(tmp, "docs"), 12)
+	pages, bundleDir := orchardBundle(t, tmp)
+	host := newOrigin(t)
+	site := hostSite(t, tmp, pages, bundleDir, []string{anywherePath}, "--embed-origins", host.URL)
+	site.slow(func(p string) time.Duration {
+		if n, ok := strings.CutSuffix(path.Base(p), ".json"); ok && strings.Contains(p, "/f/") && n != "" && (n[len(n)-1]-'0')%2 == 1 {
+			return 3 * time.Second
+		}
+		return 0
+	})
+	host.set("/", docsHost(strings.TrimSuffix(site.URL+anywherePath, "/"), `data-search="true"`))
+
+	b := newBrowser(t, 1280, 800)
+	openHost(t, b, host.URL+"/")
+	ctrlK(t, b)
+	waitShadow(t, b, 5*time.Second, "Ctrl+K opens the search", `return this.querySelector(".back.open")`)
+	// The query comes whole, as pasted: typed key by key, each prefix's
+	// search would fetch (and hold) fragments of its own.
+	inShadow[bool](t, b, `function() { const q = this.querySelector("#tr-q"); q.value = "orchard row mulched watered week";
+		q.dispatchEvent(new Event("input")); return true; }`)
+	waitShadow(t, b, 90*time.Second, "pages shown while others wait",
+		`return this.querySelector("#tr-list li.pending") && this.querySelector("#tr-list li:not(.pending):not(.ask) .t")`)
+	b.screenshot(t, "embed-search-arriving")
+	if busy := inShadow[string](t, b, `function() { return this.querySelector("#tr-list li.pending").getAttribute("aria-busy"); }`); busy != "true" {
+		t.Errorf("a waiting row says aria-busy=%q, want true", busy)
+	}
+	if st := readSearchState(t, b); strings.Contains(st.Status, "result") {
+		t.Errorf("the count %q is said while pages still load", st.Status)
+	}
+	waitShadow(t, b, 30*time.Second, "every page shown",
+		`return this.querySelector("#tr-list li:not(.ask) .t") && !this.querySelector("#tr-list li.pending")`)
+	st := readSearchState(t, b)
+	pagesShown := 0
+	for _, o := range st.Options {
+		if strings.HasPrefix(o.Title, "Orchard note") && strings.Contains(o.Href, "#:~:text=") {
+			pagesShown++
+		}
+	}
+	if pagesShown < 4 || !strings.Contains(st.Status, "result") {
+		t.Errorf("%d notes listed with links at their passages, status %q; want the notes and their count", pagesShown, st.Status)
+	}
+}
