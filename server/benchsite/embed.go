@@ -80,7 +80,8 @@ const embedMarks = `(() => {
       new MutationObserver((ms) => {
         const list = root.querySelector("#tr-list"), input = root.querySelector("#tr-q");
         if (!list || !input || !ms.some((m) => m.target === list && m.addedNodes.length)) return;
-        b.renders.push({t: performance.now(), value: input.value, hits: list.querySelectorAll("li:not(.ask)").length});
+        b.renders.push({t: performance.now(), value: input.value, hits: list.querySelectorAll("li:not(.ask):not(.pending)").length,
+          pending: list.querySelectorAll("li.pending").length});
       }).observe(root, {subtree: true, childList: true});
     }
     return root;
@@ -104,22 +105,30 @@ type embedRender struct {
 	T     float64 `json:"t"`
 	Value string  `json:"value"` // the search box's text then
 	Hits  int     `json:"hits"`  // pages listed (the "Ask about" line not counted)
+	// Pending counts the rows of pages whose texts are still loading
+	// (partial results).
+	Pending int `json:"pending"`
 }
 
-// renderFor returns the first drawing after ms whose box held value.
+// shows reports whether a drawing shows results: a page, or the whole
+// (possibly empty) list; not rows that all wait for their texts.
+func (r embedRender) shows() bool { return r.Hits > 0 || r.Pending == 0 }
+
+// renderFor returns the first drawing after ms that shows results for
+// the box holding value.
 func renderFor(rs []embedRender, after float64, value string) (embedRender, bool) {
 	for _, r := range rs {
-		if r.T >= after && r.Value == value {
+		if r.T >= after && r.Value == value && r.shows() {
 			return r, true
 		}
 	}
 	return embedRender{}, false
 }
 
-// firstRender returns the first drawing after ms.
+// firstRender returns the first drawing after ms that shows results.
 func firstRender(rs []embedRender, after float64) (embedRender, bool) {
 	for _, r := range rs {
-		if r.T >= after {
+		if r.T >= after && r.shows() {
 			return r, true
 		}
 	}

@@ -32,8 +32,9 @@ func TestTypedQuery_FirstWordAtOnceThenTheNextWordsWithTheirSpaces(t *testing.T)
 	}
 }
 
-func TestRenderFor_FirstDrawingAfterTheKeyForWhatTheBoxHeld(t *testing.T) {
-	rs := []embedRender{{T: 10, Value: "ab", Hits: 0}, {T: 20, Value: "abc", Hits: 3}, {T: 30, Value: "ab", Hits: 2}, {T: 40, Value: "abc", Hits: 4}}
+func TestRenderFor_FirstDrawingThatShowsResultsAfterTheKeyForWhatTheBoxHeld(t *testing.T) {
+	rs := []embedRender{{T: 10, Value: "ab", Hits: 0}, {T: 15, Value: "abc", Pending: 3}, {T: 20, Value: "abc", Hits: 1, Pending: 2},
+		{T: 30, Value: "ab", Hits: 2}, {T: 40, Value: "abc", Hits: 4}}
 	cases := []struct {
 		name   string
 		after  float64
@@ -41,9 +42,10 @@ func TestRenderFor_FirstDrawingAfterTheKeyForWhatTheBoxHeld(t *testing.T) {
 		want   embedRender
 		wantOK bool
 	}{
-		{"the first match", 0, "abc", rs[1], true},
-		{"a drawing before the key does not count", 21, "abc", rs[3], true},
-		{"the same text typed again", 11, "ab", rs[2], true},
+		{"the first drawing with a page, others still loading", 0, "abc", rs[2], true},
+		{"a drawing before the key does not count", 21, "abc", rs[4], true},
+		{"the same text typed again", 11, "ab", rs[3], true},
+		{"an empty list is results too", 0, "ab", rs[0], true},
 		{"nothing drawn for it yet", 0, "abcd", embedRender{}, false},
 		{"nothing drawn since", 41, "abc", embedRender{}, false},
 	}
@@ -55,8 +57,8 @@ func TestRenderFor_FirstDrawingAfterTheKeyForWhatTheBoxHeld(t *testing.T) {
 			}
 		})
 	}
-	if got, ok := firstRender(rs, 15); !ok || got != rs[1] {
-		t.Errorf("firstRender(15) = %+v, %v; want %+v", got, ok, rs[1])
+	if got, ok := firstRender(rs, 12); !ok || got != rs[2] {
+		t.Errorf("firstRender(12) = %+v, %v; want %+v (rows that all wait are no results)", got, ok, rs[2])
 	}
 }
 
