@@ -298,18 +298,7 @@ func TestController_HostSubmitWaitsForTheSiteConfig(t *testing.T) {
 // the held ones pending. A newer query's search replaces it, and the
 // older one's late reports do not come back.
 func TestController_ASiteSearchPublishesItsHitsAsTheirTextsArrive(t *testing.T) {
-	var notes []knowledge.Input
-	for i := range 6 {
-		notes = append(notes, knowledge.Input{Title: "Row note " + string(rune('A'+i)), Source: "notes/" + string(rune('a'+i)) + ".html",
-			Text: "Row " + string(rune('A'+i)) + " of the orchard was mulched and watered this week."})
-	}
-	files, src := writeBundle(t, "/kb/bundles/orchard/", notes...)
-	host := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
-	// The fragments of odd-numbered documents are held back.
-	c, rec, release := startBehind(t, host, func(r *http.Request) bool {
-		n, ok := strings.CutSuffix(r.URL.Path, ".json")
-		return ok && strings.Contains(r.URL.Path, "/f/") && (n[len(n)-1]-'0')%2 == 1
-	})
+	notes, c, rec, release := rowNotesBehind(t)
 	// More words than feedback expands, which would read the texts first.
 	const q = "orchard row mulched watered week"
 	c.Knowledge.SearchKB(q)
@@ -356,17 +345,7 @@ func TestController_ASiteSearchPublishesItsHitsAsTheirTextsArrive(t *testing.T) 
 // SearchSite reports hits shown and hits pending before it returns them
 // all.
 func TestSite_SearchSiteReportsItsHitsAsTheirTextsArrive(t *testing.T) {
-	var notes []knowledge.Input
-	for i := range 6 {
-		notes = append(notes, knowledge.Input{Title: "Row note " + string(rune('A'+i)), Source: "notes/" + string(rune('a'+i)) + ".html",
-			Text: "Row " + string(rune('A'+i)) + " of the orchard was mulched and watered this week."})
-	}
-	files, src := writeBundle(t, "/kb/bundles/orchard/", notes...)
-	host := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
-	c, _, release := startBehind(t, host, func(r *http.Request) bool {
-		n, ok := strings.CutSuffix(r.URL.Path, ".json")
-		return ok && strings.Contains(r.URL.Path, "/f/") && (n[len(n)-1]-'0')%2 == 1
-	})
+	notes, c, _, release := rowNotesBehind(t)
 	waitFor(t, "the site's knowledge is open", func() bool { return c.Site.runtime() != nil })
 	var mu sync.Mutex
 	var reports [][]knowledge.Hit
@@ -421,3 +400,20 @@ func TestSite_SearchSiteReportsItsHitsAsTheirTextsArrive(t *testing.T) {
 
 // embedResults is how many pages the embed's search box asks for.
 const embedResults = 10
+
+// rowNotesBehind starts a controller on a site of six row notes whose
+// odd-numbered documents' fragments the host holds back until release.
+func rowNotesBehind(t *testing.T) (notes []knowledge.Input, c *Controller, rec *recorder, release func()) {
+	t.Helper()
+	for i := range 6 {
+		notes = append(notes, knowledge.Input{Title: "Row note " + string(rune('A'+i)), Source: "notes/" + string(rune('a'+i)) + ".html",
+			Text: "Row " + string(rune('A'+i)) + " of the orchard was mulched and watered this week."})
+	}
+	files, src := writeBundle(t, "/kb/bundles/orchard/", notes...)
+	host := staticHost(t, siteconfig.Config{Bundles: []site.Source{src}}, files)
+	c, rec, release = startBehind(t, host, func(r *http.Request) bool {
+		n, ok := strings.CutSuffix(r.URL.Path, ".json")
+		return ok && strings.Contains(r.URL.Path, "/f/") && (n[len(n)-1]-'0')%2 == 1
+	})
+	return notes, c, rec, release
+}

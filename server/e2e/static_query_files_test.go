@@ -119,14 +119,7 @@ func TestStaticSite_HitsAreDrawnAsTheirTextsArrive(t *testing.T) {
 	writeNotes(t, filepath.Join(tmp, "docs"), 12)
 	pages, bundleDir := orchardBundle(t, tmp)
 	site := hostSite(t, tmp, pages, bundleDir, []string{anywherePath})
-	// The fragments of odd-numbered documents come late; the notes are
-	// numbered in a row, so the hits hold both kinds.
-	site.slow(func(p string) time.Duration {
-		if n, ok := strings.CutSuffix(path.Base(p), ".json"); ok && strings.Contains(p, "/f/") && n != "" && (n[len(n)-1]-'0')%2 == 1 {
-			return 3 * time.Second
-		}
-		return 0
-	})
+	site.slow(oddFragmentsLate)
 
 	b := newBrowser(t, 1280, 800)
 	openApp(t, b, site.URL+anywherePath)
@@ -160,12 +153,7 @@ func TestEmbed_SearchShowsPagesAsTheirTextsArrive(t *testing.T) {
 	pages, bundleDir := orchardBundle(t, tmp)
 	host := newOrigin(t)
 	site := hostSite(t, tmp, pages, bundleDir, []string{anywherePath}, "--embed-origins", host.URL)
-	site.slow(func(p string) time.Duration {
-		if n, ok := strings.CutSuffix(path.Base(p), ".json"); ok && strings.Contains(p, "/f/") && n != "" && (n[len(n)-1]-'0')%2 == 1 {
-			return 3 * time.Second
-		}
-		return 0
-	})
+	site.slow(oddFragmentsLate)
 	host.set("/", docsHost(strings.TrimSuffix(site.URL+anywherePath, "/"), `data-search="true"`))
 
 	b := newBrowser(t, 1280, 800)
@@ -197,4 +185,14 @@ func TestEmbed_SearchShowsPagesAsTheirTextsArrive(t *testing.T) {
 	if pagesShown < 4 || !strings.Contains(st.Status, "result") {
 		t.Errorf("%d notes listed with links at their passages, status %q; want the notes and their count", pagesShown, st.Status)
 	}
+}
+
+// oddFragmentsLate holds the fragments of odd-numbered documents for 3 s
+// (plainHost.slow); the notes are numbered in a row, so a query's hits
+// hold both kinds.
+func oddFragmentsLate(p string) time.Duration {
+	if n, ok := strings.CutSuffix(path.Base(p), ".json"); ok && strings.Contains(p, "/f/") && n != "" && (n[len(n)-1]-'0')%2 == 1 {
+		return 3 * time.Second
+	}
+	return 0
 }
