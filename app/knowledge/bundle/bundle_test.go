@@ -794,8 +794,10 @@ func TestPreload_WaitsForTheSearchUnderWay(t *testing.T) {
 func TestSearch_ProgressReportsEachHitInItsPlaceAsItsTextArrives(t *testing.T) {
 	out := write(t, corpus(300, 9), Options{ShardBytes: 800})
 	ix, _ := open(t, out)
+	// More words than feedback expands, which would read its documents'
+	// texts before the hits are known.
 	var reports [][]knowledge.Hit
-	hits, err := ix.Search(ctx, "cider orchard frost", knowledge.SearchOptions{K: 6, Highlight: true,
+	hits, err := ix.Search(ctx, "cider orchard frost pruning", knowledge.SearchOptions{K: 6, Highlight: true,
 		Progress: func(h []knowledge.Hit) { reports = append(reports, h) }})
 	if err != nil || len(hits) < 3 {
 		t.Fatalf("search: %v, %d hits", err, len(hits))
@@ -825,8 +827,38 @@ func TestSearch_ProgressReportsEachHitInItsPlaceAsItsTextArrives(t *testing.T) {
 		}
 	}
 	// Without Progress nothing is pending, and the hits are the same.
-	again, err := ix.Search(ctx, "cider orchard frost", knowledge.SearchOptions{K: 6, Highlight: true})
+	again, err := ix.Search(ctx, "cider orchard frost pruning", knowledge.SearchOptions{K: 6, Highlight: true})
 	if err != nil || !reflect.DeepEqual(again, hits) {
 		t.Errorf("without Progress: %v, hits differ: %v", err, !reflect.DeepEqual(again, hits))
+	}
+	// Texts already here are no news: a search of them all reports
+	// nothing, and one that needs a few more reports those here made and
+	// the others pending, then each as it arrives.
+	reports = nil
+	if _, err := ix.Search(ctx, "cider orchard frost pruning", knowledge.SearchOptions{K: 6, Highlight: true,
+		Progress: func(h []knowledge.Hit) { reports = append(reports, h) }}); err != nil || len(reports) != 0 {
+		t.Errorf("a search of texts all here: %v, %d reports, want none", err, len(reports))
+	}
+	more, err := ix.Search(ctx, "cider orchard frost pruning", knowledge.SearchOptions{K: 9, Highlight: true,
+		Progress: func(h []knowledge.Hit) { reports = append(reports, h) }})
+	if err != nil || len(more) != 9 || !reflect.DeepEqual(more[:len(hits)], hits) {
+		t.Fatalf("K 9: %v, %d hits (the first 6 as before: %v)", err, len(more), err == nil && reflect.DeepEqual(more[:min(len(more), len(hits))], hits))
+	}
+	if len(reports) != 1+len(more)-len(hits) {
+		t.Fatalf("%d reports, want one with the texts here, then one per text fetched (%d)", len(reports), len(more)-len(hits))
+	}
+	for n, r := range reports {
+		pending := 0
+		for i, h := range r {
+			if h.Pending {
+				pending++
+				if i < len(hits) {
+					t.Errorf("report %d: hit %d pending, its text was here", n, i)
+				}
+			}
+		}
+		if want := len(more) - len(hits) - n; pending != want {
+			t.Errorf("report %d has %d hits pending, want %d", n, pending, want)
+		}
 	}
 }

@@ -212,40 +212,63 @@ func (ix *Index) Search(ctx context.Context, q string, opt knowledge.SearchOptio
 	for i, r := range ranked {
 		refs[i] = rank.ChunkRef{Doc: r.Doc, N: r.Chunk}
 	}
-	ix.startText(refs)
-	// Each hit is made (and highlighted) as its fragment arrives, so the
-	// first of them are ready, and shown (opt.Progress), while the last
-	// are still on their way (8 hits are two waves of requests on
-	// HTTP/1.1's six connections).
-	hits := make([]knowledge.Hit, len(ranked))
-	made := func(k int, h knowledge.Hit) { hits[k] = h }
-	if opt.Progress != nil {
-		for i, r := range ranked {
-			hits[i] = knowledge.Hit{Chunk: r.Chunk, Score: r.Score, Site: true, Pending: true}
-		}
-		var mu sync.Mutex
-		made = func(k int, h knowledge.Hit) {
-			mu.Lock()
-			defer mu.Unlock()
-			hits[k] = h
-			opt.Progress(slices.Clone(hits))
-		}
-	}
-	err = parallel(len(ranked), func(k int) error {
+	waiting := ix.startText(refs)
+	hit := func(k int) (knowledge.Hit, error) {
 		r := ranked[k]
 		f, err := ix.fragment(ctx, uint32(r.Doc.Ord))
 		if err != nil {
-			return err
+			return knowledge.Hit{}, err
 		}
 		h, err := knowledge.NewHit(f.Document, f.Chunks, r)
 		if err != nil {
-			return err
+			return knowledge.Hit{}, err
 		}
 		h.Site = true
 		if opt.Highlight {
 			h.Fragments = highlight.Fragments(ix.an, h.Text, terms)
 		}
-		made(k, h)
+		return h, nil
+	}
+	// The hits whose texts are here are made at once; the others as their
+	// fragments arrive, so the first of them are ready, and shown
+	// (opt.Progress), while the last are still on their way (8 hits are
+	// two waves of requests on HTTP/1.1's six connections). Progress hears
+	// the hits once the ones here are made, then as each text arrives;
+	// a search whose texts are all here reports nothing.
+	hits := make([]knowledge.Hit, len(ranked))
+	var later []int
+	for k, r := range ranked {
+		if slices.Contains(waiting, uint32(r.Doc.Ord)) {
+			later = append(later, k)
+			hits[k] = knowledge.Hit{Chunk: r.Chunk, Score: r.Score, Site: true, Pending: true}
+			continue
+		}
+		h, err := hit(k)
+		if err != nil {
+			return nil, fmt.Errorf("site knowledge %q: %w", ix.man.Title, err)
+		}
+		hits[k] = h
+	}
+	if len(later) == 0 {
+		return hits, nil
+	}
+	var mu sync.Mutex
+	report := func() {}
+	if opt.Progress != nil {
+		report = func() { opt.Progress(slices.Clone(hits)) }
+		if len(later) < len(ranked) {
+			report()
+		}
+	}
+	err = parallel(len(later), func(i int) error {
+		h, err := hit(later[i])
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		hits[later[i]] = h
+		report()
 		return nil
 	})
 	if err != nil {

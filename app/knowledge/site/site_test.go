@@ -315,7 +315,9 @@ func TestUnion_ProgressReportsTheFusedHitsInTheirFinalPlaces(t *testing.T) {
 	h.mu.Unlock()
 	u := Union{Visitor: thenVisitor{visitor, func() { close(gate) }}, Site: &k}
 	var reports [][]knowledge.Hit
-	hits, err := u.Search(ctx, "apple winter spring", knowledge.SearchOptions{K: 10,
+	// More words than feedback expands, which would read the site's texts
+	// before its hits are known.
+	hits, err := u.Search(ctx, "apple winter spring keep", knowledge.SearchOptions{K: 10,
 		Progress: func(h []knowledge.Hit) { reports = append(reports, h) }})
 	if err != nil || len(hits) < 4 {
 		t.Fatalf("search: %v, %d hits", err, len(hits))
