@@ -243,6 +243,7 @@ func (k *KnowledgePanel) renderHits() app.UI {
 			// comes.
 			items = append(items, app.Li().Class("hit-pending").Aria("busy", "true").Body(
 				app.Span().Class("sr-only").Text(i18n.T(l, "hit_loading")),
+				app.Span().Class("bar"), app.Span().Class("bar"), app.Span().Class("bar"),
 			))
 			continue
 		}
