@@ -7,10 +7,10 @@ package site
 const rrfK = 60
 
 // fuse merges ranked lists by reciprocal rank fusion and returns the best
-// k items, each once (by key). BM25 scores from two indexes are not
+// k items, each once (by key, given the item's list and rank). BM25 scores from two indexes are not
 // comparable (each index has its own term statistics), but ranks are. On
 // equal fused scores the earlier list, then the better rank, comes first.
-func fuse[T any](lists [][]T, key func(T) string, k int) []T {
+func fuse[T any](lists [][]T, key func(list, rank int, item T) string, k int) []T {
 	type entry struct {
 		item  T
 		score float64
@@ -22,7 +22,7 @@ func fuse[T any](lists [][]T, key func(T) string, k int) []T {
 	for li, l := range lists {
 		for r, it := range l {
 			s := 1 / float64(rrfK+r+1)
-			kk := key(it)
+			kk := key(li, r, it)
 			if e, ok := byKey[kk]; ok {
 				e.score += s
 				continue

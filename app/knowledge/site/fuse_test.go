@@ -6,7 +6,7 @@ import (
 )
 
 func TestFuse(t *testing.T) {
-	id := func(s string) string { return s }
+	id := func(_, _ int, s string) string { return s }
 	cases := []struct {
 		name  string
 		lists [][]string

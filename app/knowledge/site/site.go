@@ -216,30 +216,41 @@ func (u Union) Search(ctx context.Context, q string, opt knowledge.SearchOptions
 		}
 		lists = append(lists, hits)
 	}
-	var hits []knowledge.Hit
-	switch len(lists) {
-	case 0:
-	case 1:
-		hits = lists[0]
-	default:
-		hits = fuse(lists, func(h knowledge.Hit) string { return h.ChunkID }, opt.K)
-	}
+	hits := fuseHits(lists, opt.K)
 	if len(failed) > 0 {
 		return hits, &Partial{Hits: hits, Failed: failed}
 	}
 	return hits, nil
 }
 
+// fuseHits fuses the searchers' lists: one list is the answer as it is.
+// Fusion reads ranks, and chunk IDs to merge a hit two lists share. A
+// pending hit's ID is not known yet (knowledge.SearchOptions.Progress),
+// so it is keyed by its list and rank, fused as a hit of its list
+// alone: its place is final unless another list holds the same chunk,
+// which a site's bundle and the visitor's own knowledge (their IDs made
+// apart) do not.
+func fuseHits(lists [][]knowledge.Hit, k int) []knowledge.Hit {
+	switch len(lists) {
+	case 0:
+		return nil
+	case 1:
+		return lists[0]
+	}
+	return fuse(lists, func(list, rank int, h knowledge.Hit) string {
+		if h.Pending {
+			return fmt.Sprintf("\x00pending %d %d", list, rank)
+		}
+		return h.ChunkID
+	}, k)
+}
+
 // progress returns, when opt asks for progress, what each of n searchers
 // reports with: searcher i's list so far (its last report, or its final
 // list once it returned). Once every searcher has reported, each report
-// hands opt.Progress the lists fused as Search will fuse them, while a
-// hit in them is still pending, so the first hits can be shown before
-// the last one's text has arrived. Fusion reads ranks, and chunk IDs to
-// merge a hit two lists share; a pending hit's ID is not known yet, so
-// it is fused as a hit of its list alone: its place is final unless
-// another list holds the same chunk, which a site's bundle and the
-// visitor's own knowledge (their IDs made apart) do not.
+// hands opt.Progress the lists fused as Search will fuse them (fuseHits),
+// while a hit in them is still pending, so the first hits can be shown
+// before the last one's text has arrived.
 func (u Union) progress(n int, opt knowledge.SearchOptions) func(i int, hits []knowledge.Hit) {
 	if opt.Progress == nil {
 		return nil
@@ -254,34 +265,11 @@ func (u Union) progress(n int, opt knowledge.SearchOptions) func(i int, hits []k
 		if slices.Contains(reported, false) {
 			return
 		}
-		var fused []knowledge.Hit
-		if n == 1 {
-			fused = lists[0]
-		} else {
-			keyed := make([][]keyedHit, n)
-			for li, l := range lists {
-				for r, h := range l {
-					k := h.ChunkID
-					if h.Pending {
-						k = fmt.Sprintf("\x00pending %d %d", li, r)
-					}
-					keyed[li] = append(keyed[li], keyedHit{k, h})
-				}
-			}
-			for _, kh := range fuse(keyed, func(kh keyedHit) string { return kh.key }, opt.K) {
-				fused = append(fused, kh.hit)
-			}
-		}
+		fused := fuseHits(lists, opt.K)
 		if slices.ContainsFunc(fused, func(h knowledge.Hit) bool { return h.Pending }) {
 			opt.Progress(fused)
 		}
 	}
-}
-
-// keyedHit is a hit with the key fusion merges it by.
-type keyedHit struct {
-	key string
-	hit knowledge.Hit
 }
 
 // Partial is a search some bundles could not answer: Hits are the
