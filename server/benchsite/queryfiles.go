@@ -49,15 +49,12 @@ type queryFilesRow struct {
 type queryRanking struct {
 	name string
 	cfg  rank.Config
-	// feedback reports whether a query of n distinct terms gets
-	// feedback's round under cfg.
-	feedback func(n int) bool
 }
 
 var queryRankings = []queryRanking{
-	{"feedback off", rank.Config{Feedback: rank.Feedback{Off: true}}, func(int) bool { return false }},
-	{"default (feedback for ≤ 3 terms)", rank.Config{}, func(n int) bool { return n <= 3 }},
-	{"feedback on every query", rank.Config{Feedback: rank.Feedback{MaxQueryTerms: -1}}, func(int) bool { return true }},
+	{"feedback off", rank.Config{Feedback: rank.Feedback{Off: true}}},
+	{"default (feedback for ≤ 3 terms)", rank.Config{}},
+	{"feedback on every query", rank.Config{Feedback: rank.Feedback{MaxQueryTerms: -1}}},
 }
 
 // shortQuery is q's first words up to its third distinct term, as a
@@ -146,7 +143,7 @@ func queryFiles(ctx context.Context, dir, manifest string, an analysis.Analyzer,
 		if err != nil {
 			return row, fmt.Errorf("%q, %s: %w", q, r.name, err)
 		}
-		if r.feedback(len(highlight.QueryTerms(an, q))) {
+		if r.cfg.Feedback.Applies(len(highlight.QueryTerms(an, q))) {
 			row.Feedback++
 		}
 		mu.Lock()

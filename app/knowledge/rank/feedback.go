@@ -47,6 +47,10 @@ type Feedback struct {
 	OriginalWeight float64
 }
 
+// Applies reports whether feedback (with its defaults filled in) runs for
+// a query of n distinct analysed terms.
+func (f Feedback) Applies(n int) bool { return f.withDefaults().on(n) }
+
 // on says whether feedback applies to a query of n distinct terms.
 func (f Feedback) on(n int) bool {
 	return !f.Off && f.Docs > 0 && f.Terms > 0 && (f.MaxQueryTerms < 0 || n <= f.MaxQueryTerms)
