@@ -60,6 +60,13 @@ type Config struct {
 	Yield func()
 }
 
+// Ranking is c's ranking switches as the ranker takes them, its analyzer
+// left for the index to set: a site's bundle opened with the same
+// switches ranks as a knowledge base made with c.
+func (c Config) Ranking() rank.Config {
+	return rank.Config{TitleBoost: c.TitleBoost, Feedback: c.Feedback, Proximity: c.Proximity, Scoring: c.Scoring}
+}
+
 // gcPercentIndexing is GOGC while an import runs. SciFact in WASM, with
 // the heap reserved up front: 200 indexes fastest (400 grows the heap
 // past the reservation, 100 collects too often).
@@ -134,8 +141,10 @@ func New(cfg Config) (*KB, error) {
 	if err != nil {
 		return nil, err
 	}
-	ranker := rank.New(rank.Config{Analyzer: an, TitleBoost: cfg.TitleBoost, Feedback: cfg.Feedback, Proximity: cfg.Proximity, Scoring: cfg.Scoring})
-	rc := ranker.Config()
+	rc := cfg.Ranking()
+	rc.Analyzer = an
+	ranker := rank.New(rc)
+	rc = ranker.Config()
 	cfg.Feedback, cfg.Proximity = rc.Feedback, rc.Proximity
 	return &KB{
 		cfg:      cfg,

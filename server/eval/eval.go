@@ -188,7 +188,7 @@ func checkBundleRanking(ctx context.Context, c collection, cfg knowledge.Config,
 	if err != nil {
 		return err
 	}
-	ranking := rank.Config{TitleBoost: cfg.TitleBoost, Feedback: cfg.Feedback, Proximity: cfg.Proximity, Scoring: cfg.Scoring}
+	ranking := cfg.Ranking()
 	// The bundle fetches a query's files at once: count under a lock.
 	var mu sync.Mutex
 	sizes := map[string]int{}

@@ -175,8 +175,7 @@ func TestBundle_RanksExactlyAsTheInMemoryIndex(t *testing.T) {
 				}
 				kb := kbs[ri]
 				fs := &files{m: out.Files}
-				ix, err := OpenRanked(ctx, "https://site.example/kb/"+out.ManifestName, out.SHA256, fs.fetch,
-					rank.Config{TitleBoost: r.cfg.TitleBoost, Feedback: r.cfg.Feedback, Proximity: r.cfg.Proximity, Scoring: r.cfg.Scoring})
+				ix, err := OpenRanked(ctx, "https://site.example/kb/"+out.ManifestName, out.SHA256, fs.fetch, r.cfg.Ranking())
 				if err != nil {
 					t.Fatal(err)
 				}
