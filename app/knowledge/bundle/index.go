@@ -364,14 +364,18 @@ func (ix *Index) FetchTerms(ctx context.Context, terms []string) error {
 	// the ranking, it held their requests back by a turn of the page's
 	// thread, which the ranker's clearing took first (15 ms on the 50k
 	// bench site). It is waited for below, so that no fetch outlives the
-	// search; the hits' fragments report a failure.
+	// search; the hits' fragments report a failure. Once it is read (every
+	// query after a visit's first) no goroutine is started: waiting on one,
+	// even one that returns at once, lets the app's queued work run first.
 	groups := make(chan struct{})
-	go func() {
-		defer close(groups)
-		if !ix.groupsRead() {
+	if ix.groupsRead() {
+		close(groups)
+	} else {
+		go func() {
+			defer close(groups)
 			_ = ix.loadGroups(ctx)
-		}
-	}()
+		}()
+	}
 	decoded := make([][]termPostings, len(need))
 	err = parallel(len(need), func(k int) error {
 		data, err := ix.file(ctx, need[k])
