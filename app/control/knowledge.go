@@ -122,30 +122,34 @@ func (k *Knowledge) SearchKB(q string) {
 	// A site's hits are shown as their texts arrive (Hit.Pending for the
 	// others), and a newer query's search replaces them.
 	progress := func(hits []knowledge.Hit) {
-		k.mu.Lock()
-		if seq != k.searchSeq {
-			k.mu.Unlock()
-			return
-		}
-		k.search = SearchState{Query: q, Hits: hits}
-		k.unlock(StateSearch)
+		k.publishSearch(seq, SearchState{Query: q, Hits: hits}, nil)
 	}
 	k.c.goAsync(func() {
 		k.c.mark("tinyrag:search")
 		hits, err := kb.Search(context.Background(), q, knowledge.SearchOptions{K: 8, Highlight: true, Progress: progress})
 		k.c.mark("tinyrag:searched")
-		k.mu.Lock()
-		if seq != k.searchSeq {
-			k.mu.Unlock() // a newer query's search is under way
-			return
-		}
-		k.search = SearchState{Query: q, Hits: hits}
-		k.searchMissedSite = !rt.siteIsOpen()
+		st := SearchState{Query: q, Hits: hits}
 		if err != nil && err != knowledge.ErrEmptyQuery {
-			k.search.Err = err.Error()
+			st.Err = err.Error()
 		}
-		k.unlock(StateSearch)
+		k.publishSearch(seq, st, func() { k.searchMissedSite = !rt.siteIsOpen() })
 	})
+}
+
+// publishSearch shows st unless a newer query's search is under way;
+// final, when not nil, runs first under the same lock (what only a
+// finished search may record).
+func (k *Knowledge) publishSearch(seq int, st SearchState, final func()) {
+	k.mu.Lock()
+	if seq != k.searchSeq {
+		k.mu.Unlock()
+		return
+	}
+	if final != nil {
+		final()
+	}
+	k.search = st
+	k.unlock(StateSearch)
 }
 
 // searchAgain repeats the last search after the sources changed: the
