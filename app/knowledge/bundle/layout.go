@@ -34,6 +34,11 @@
 // postings arrive term by term (segment.go). Ranking runs the same code
 // over the same numbers, so a bundle ranks exactly as that in-memory index
 // does.
+//
+// Write (write.go) makes a bundle; an Index reads one: index.go opens and
+// searches it, terms.go reads the term map and shards a query needs,
+// texts.go the fragments of its hits, dictionary.go the lexicon and
+// suffix shards of search as you type, all through fetch.go.
 package bundle
 
 import (

@@ -13,8 +13,8 @@ import (
 //	  the number of chunks whose body has the term
 //
 // A suffix shard spells each term backwards (by rune): a word misspelt by
-// one edit keeps either its first or its last half intact (nearMiss in
-// index.go), and the backward spelling makes the last half a prefix.
+// one edit keeps either its first or its last half intact (Index.Near in
+// dictionary.go), and the backward spelling makes the last half a prefix.
 
 // lexEntry is a term and how many chunks hold it.
 type lexEntry struct {

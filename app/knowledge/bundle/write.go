@@ -36,7 +36,7 @@ type Options struct {
 	// bytes before compression. A term whose postings are larger gets a
 	// shard of its own. By default it is DefaultShardBytes, doubled
 	// until the term map has at most preloadPages pages, the most the
-	// app reads while it starts (index.go): a large site's queries then
+	// app reads while it starts (Index.Preload in terms.go): a large site's queries then
 	// need no round of map pages before their term shards.
 	ShardBytes int
 	// LexiconBytes is the same for lexicon and suffix shards (default
