@@ -1,6 +1,10 @@
 package chatview
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"tinyrag/app/control"
@@ -69,7 +73,8 @@ func (d *CitationDialog) Render() app.UI {
 				app.H2().ID("cite-title").Text(c.Title),
 				app.Button().Class("icon-btn").ID("cite-close").Type("button").Aria("label", i18n.T(l, "close")).AutoFocus(true).Body(uikit.Icon("close")).OnClick(closeFn),
 			),
-			app.P().Class("cite-source").Body(app.Code().Text(c.Source), app.Span().Text(" · "+c.ChunkID),
+			app.P().Class("cite-source").Body(app.Code().Text(c.Source),
+				app.If(passageLabel(l, c.ChunkID) != "", func() app.UI { return app.Span().Text(" · " + passageLabel(l, c.ChunkID)) }),
 				app.If(link != "", func() app.UI {
 					// The page opens at the passage (a text fragment).
 					return app.Span().Body(app.Text(" · "), app.A().ID("cite-link").Class("cite-link").Href(link).Target(linkTarget(d.LinkTarget)).Rel("noopener").
@@ -78,4 +83,19 @@ func (d *CitationDialog) Render() app.UI {
 			app.Blockquote().Class("cite-text").Text(c.Text),
 		),
 	)
+}
+
+// passageLabel names a passage by its place in its document ("passage
+// 3"), not by its chunk's id ("00000001-24dc0e4c668d#2"), which means
+// nothing to a reader; "" when the id carries no number.
+func passageLabel(lang, chunkID string) string {
+	i := strings.LastIndexByte(chunkID, '#')
+	if i < 0 {
+		return ""
+	}
+	n, err := strconv.Atoi(chunkID[i+1:])
+	if err != nil || n < 0 {
+		return ""
+	}
+	return fmt.Sprintf(i18n.T(lang, "passage_n"), n+1)
 }

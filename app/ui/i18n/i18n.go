@@ -28,6 +28,7 @@ var texts = map[string][2]string{
 	"site_offline_unsupported": {"This browser cannot keep the site's knowledge for offline use.", "Dieser Browser kann das Wissen der Website nicht offline vorhalten."},
 	"site_ready":               {"Ready: each search reads only the parts of the site's knowledge it needs.", "Bereit: Jede Suche liest nur die Teile des Website-Wissens, die sie braucht."},
 	"open_page":                {"Open page", "Seite öffnen"},
+	"passage_n":                {"passage %d", "Abschnitt %d"},
 	"no_endpoint":              {"No model endpoint is set: this site runs without a tinyRAG server. Enter an OpenAI-compatible base URL in Settings (for example http://127.0.0.1:11434/v1 for Ollama).", "Kein Modell-Endpunkt gesetzt: Diese Website läuft ohne tinyRAG-Server. Trage in den Einstellungen eine OpenAI-kompatible Basis-URL ein (z. B. http://127.0.0.1:11434/v1 für Ollama)."},
 	"banner_static":            {"Enter an OpenAI-compatible endpoint in Settings: Ollama, LM Studio, llama.cpp or a hosted API. The explanation below says what is missing.", "Trage in den Einstellungen einen OpenAI-kompatiblen Endpunkt ein: Ollama, LM Studio, llama.cpp oder eine gehostete API. Die Erklärung unten sagt, was fehlt."},
 	"api_key":                  {"API key (optional)", "API-Schlüssel (optional)"},
