@@ -104,7 +104,7 @@ func writeBundleDir(dir string, o *bundle.Output) error {
 		}
 	}
 	return compress.Parallel(names, func(n string) error {
-		return compress.WriteNew(filepath.Join(dir, filepath.FromSlash(n)), o.Files[n], compress.BundleBrotli)
+		return compress.WriteNewWithSiblings(filepath.Join(dir, filepath.FromSlash(n)), o.Files[n], compress.BundleBrotli)
 	})
 }
 

@@ -113,6 +113,26 @@ func WriteNew(dst string, b []byte, level int) error {
 	return os.WriteFile(dst+".br", br, 0o644)
 }
 
+// WriteNewWithSiblings is WriteNew that writes dst.gz and dst.br whatever
+// they save: for the files of a knowledge bundle, which the app asks for
+// by their .gz sibling's name on a host that sends files as they lie on
+// disk (server/pwa/worker.js, assets/web/site-prefetch.js), so every one
+// of them must have one. The few that do not shrink (tables of content
+// hashes) grow by some twenty bytes.
+func WriteNewWithSiblings(dst string, b []byte, level int) error {
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		return err
+	}
+	gz, br, err := Bytes(b, level)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(dst+".gz", gz, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(dst+".br", br, 0o644)
+}
+
 // Parallel runs fn on each name, on every core, and joins the errors:
 // compressing many files is CPU-bound and each file is independent.
 func Parallel(names []string, fn func(string) error) error {

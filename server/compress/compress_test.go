@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"io"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,6 +77,49 @@ func TestBytes_AReusedWriterWritesWhatANewOneWrites(t *testing.T) {
 			if !bytes.Equal(got, want.Bytes()) {
 				t.Fatalf("file %d (%d bytes, quality %d): the reused writer's %d bytes differ from a new writer's %d", i, len(b), q, len(got), want.Len())
 			}
+		}
+	}
+}
+
+// A web asset that compression does not shrink gets no siblings; a bundle
+// file gets them whatever they save, since the app may ask for any bundle
+// file by its .gz sibling's name.
+func TestWrite_SiblingsOfIncompressibleFilesOnlyWhereAskedFor(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	noise := make([]byte, 6000)
+	rng.Read(noise)
+	text := []byte(strings.Repeat("prune the apple trees in late winter ", 200))
+	for _, c := range []struct {
+		name     string
+		write    func(dst string, b []byte, level int) error
+		in       []byte
+		siblings bool
+	}{
+		{"WriteNew, text", WriteNew, text, true},
+		{"WriteNew, noise", WriteNew, noise, false},
+		{"WriteNewWithSiblings, text", WriteNewWithSiblings, text, true},
+		{"WriteNewWithSiblings, noise", WriteNewWithSiblings, noise, true},
+	} {
+		dst := filepath.Join(t.TempDir(), "f.bin")
+		if err := c.write(dst, c.in, BundleBrotli); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, ext := range []string{".gz", ".br"} {
+			_, err := os.Stat(dst + ext)
+			if got := err == nil; got != c.siblings {
+				t.Errorf("%s: %s sibling written: %v, want %v", c.name, ext, got, c.siblings)
+			}
+		}
+		if !c.siblings {
+			continue
+		}
+		gz, _ := os.ReadFile(dst + ".gz")
+		zr, err := gzip.NewReader(bytes.NewReader(gz))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got, err := io.ReadAll(zr); err != nil || !bytes.Equal(got, c.in) {
+			t.Errorf("%s: the .gz sibling gives back %d bytes, %v", c.name, len(got), err)
 		}
 	}
 }

@@ -80,10 +80,10 @@ func bundleFiles(dir string, o *bundle.Output) (map[string]*staticFile, error) {
 	}
 	err := compress.Parallel(missing, func(name string) error {
 		f := files[name]
+		// Every bundle file has its siblings, shrunk or not
+		// (compress.WriteNewWithSiblings).
 		gz, br, err := compress.Bytes(f.raw, compress.BundleBrotli)
-		if err == nil && len(gz) < len(f.raw)*9/10 {
-			f.gzip, f.brotli = gz, br
-		}
+		f.gzip, f.brotli = gz, br
 		return err
 	})
 	return files, err
