@@ -30,6 +30,27 @@
   // then the site's knowledge): it stays in pending for every caller.
   const keep = new Set([configURL]);
 
+  // fetchFile fetches url. A host that sends files as they lie on disk
+  // (the loader found it sent app.wasm so, and took its sibling:
+  // window.tinyragPlainHost, server/webapp/loader.go) sends a bundle's
+  // files at about twice the bytes of the .gz siblings tinyrag static
+  // writes beside them: then a bundle file comes from its sibling,
+  // inflated here, or as it is when it has none. A page the service
+  // worker controls is never told so: the worker does the same.
+  const fetchFile = async (url, init) => {
+    if (window.tinyragPlainHost && typeof DecompressionStream === 'function' && /\/bundles\//.test(url) && !url.includes('?')) {
+      try {
+        const gz = await fetch(url + '.gz', init);
+        if (gz.ok && gz.body && !/^text\//i.test(gz.headers.get('Content-Type') || '')) {
+          const body = /gzip/i.test(gz.headers.get('Content-Encoding') || '')
+            ? gz.body : gz.body.pipeThrough(new DecompressionStream('gzip'));
+          return new Response(await new Response(body).arrayBuffer(), { status: 200 });
+        }
+      } catch (e) { /* the file as it is, below */ }
+    }
+    return fetch(url, init);
+  };
+
   // whole reads a response promise into [status, ArrayBuffer] (null for
   // a status other than 200: its body is not wanted).
   const whole = (p) => p.then((r) => (r.status === 200
@@ -42,7 +63,7 @@
   // can only ask for what it names after this script has asked for it,
   // so nothing is asked twice.
   const get = (url, then, priority = 'low') => {
-    let p = whole(fetch(url, { priority }));
+    let p = whole(fetchFile(url, { priority }));
     if (then) {
       p = p.then((sb) => {
         if (sb[1]) {
@@ -66,9 +87,9 @@
     // them, so a kept file's one buffer serves every caller.
     body(url) {
       const p = pending.get(url);
-      if (!p) return whole(fetch(url));
+      if (!p) return whole(fetchFile(url));
       if (!keep.has(url)) pending.delete(url);
-      return p.catch(() => whole(fetch(url)));
+      return p.catch(() => whole(fetchFile(url)));
     },
     // start begins fetching url for a body() soon: the app starts a
     // round of a query's files (its term shards, its hits' fragments)

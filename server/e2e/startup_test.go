@@ -21,10 +21,13 @@ import (
 // for it and V8's wasm trace events (category v8.wasm).
 type wasmLoad struct {
 	mu       sync.Mutex
-	page     float64 // the page's request, seconds
-	requests []*network.EventRequestWillBeSent
+	page     float64                           // the page's request, seconds
+	requests []*network.EventRequestWillBeSent // app.wasm
+	siblings []*network.EventRequestWillBeSent // app.wasm.gz
 	mime     map[network.RequestID]string
 	finished map[network.RequestID]float64 // seconds
+	canceled map[network.RequestID]bool
+	received map[network.RequestID]int64 // bytes over the line
 	events   []traceEvent
 	complete chan struct{}
 }
@@ -47,7 +50,8 @@ var percent = regexp.MustCompile(`(\d+)%`)
 // events.
 func traceWasmLoad(t *testing.T, b *browser, url string, bytesPerSec float64) *wasmLoad {
 	t.Helper()
-	l := &wasmLoad{mime: map[network.RequestID]string{}, finished: map[network.RequestID]float64{}, complete: make(chan struct{})}
+	l := &wasmLoad{mime: map[network.RequestID]string{}, finished: map[network.RequestID]float64{}, canceled: map[network.RequestID]bool{},
+		received: map[network.RequestID]int64{}, complete: make(chan struct{})}
 	ctx, stop := context.WithCancel(b.ctx)
 	defer stop()
 	if err := chromedp.Listen(ctx, func(ev any) {
@@ -61,10 +65,17 @@ func traceWasmLoad(t *testing.T, b *browser, url string, bytesPerSec float64) *w
 			if strings.HasSuffix(e.Request.URL, "/web/app.wasm") {
 				l.requests = append(l.requests, e)
 			}
+			if strings.HasSuffix(e.Request.URL, "/web/app.wasm.gz") {
+				l.siblings = append(l.siblings, e)
+			}
 		case *network.EventResponseReceived:
 			l.mime[e.RequestID] = e.Response.MimeType
+		case *network.EventDataReceived:
+			l.received[e.RequestID] += e.EncodedDataLength
 		case *network.EventLoadingFinished:
 			l.finished[e.RequestID] = float64(e.Timestamp)
+		case *network.EventLoadingFailed:
+			l.canceled[e.RequestID] = e.Canceled
 		case *tracing.EventDataCollected:
 			for _, v := range e.Value {
 				var te traceEvent
@@ -105,7 +116,11 @@ func traceWasmLoad(t *testing.T, b *browser, url string, bytesPerSec float64) *w
 // fetching again), is served as application/wasm, and V8 compiles it while
 // it streams: its bytes reach WebAssembly's streaming compiler
 // (instantiateStreaming) in several parts, the first before the download
-// has finished. The line is throttled so that the download takes a
+// has finished. A plain host sends app.wasm as it lies on disk (no
+// Content-Encoding): the loader then takes its .gz sibling, a fourth of
+// the bytes, and cancels the preload's download once the sibling answers
+// (server/webapp/loader.go); the sibling, inflated in the page, streams
+// into the compiler the same way. The line is throttled so that the download takes a
 // second or more, as on a first visit over a real network: on loopback the
 // preload can finish before app.js even runs, and then there is nothing
 // left to overlap.
@@ -114,11 +129,14 @@ func TestStartup_WasmIsPreloadedWithThePageAndCompiledWhileItStreams(t *testing.
 		name string
 		url  func(t *testing.T) string
 		line float64 // bytes per second: about 1.5 s for the bytes sent
+		// sibling: the host sends app.wasm as it is, so the loader takes
+		// app.wasm.gz instead
+		sibling bool
 	}{
-		// brotli, 3 MB
-		{"serve", func(t *testing.T) string { return startServer(t, "--llm-probe=false").URL + "/" }, 2 << 20},
-		// as it is, 16 MB: a plain host does not use the .br sibling
-		{"static site on a plain host", func(t *testing.T) string { return siteAnywhere(t).URL + anywherePath }, 10 << 20},
+		// brotli, 2 MB
+		{"serve", func(t *testing.T) string { return startServer(t, "--llm-probe=false").URL + "/" }, 2 << 20, false},
+		// gzip, 3 MB: a plain host sends app.wasm as it is (12 MB)
+		{"static site on a plain host", func(t *testing.T) string { return siteAnywhere(t).URL + anywherePath }, 2 << 20, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url := tc.url(t)
@@ -159,6 +177,22 @@ func TestStartup_WasmIsPreloadedWithThePageAndCompiledWhileItStreams(t *testing.
 				t.Errorf("app.wasm served as %q, want application/wasm (streaming compilation needs it)", m)
 			}
 			done := l.finished[req.RequestID]
+			if tc.sibling {
+				if len(l.siblings) != 1 {
+					t.Fatalf("app.wasm.gz requested %d times, want once", len(l.siblings))
+				}
+				if done != 0 || !l.canceled[req.RequestID] {
+					t.Errorf("the plain app.wasm was not canceled (finished at %.3f, canceled %v)", done, l.canceled[req.RequestID])
+				}
+				if n := l.received[req.RequestID]; n > 4<<20 {
+					t.Errorf("%d bytes of the plain app.wasm came over the line before it was canceled", n)
+				}
+				gz := l.siblings[0].RequestID
+				t.Logf("plain app.wasm: %d bytes before it was canceled; app.wasm.gz: %d bytes", l.received[req.RequestID], l.received[gz])
+				req, done = l.siblings[0], l.finished[gz]
+			} else if len(l.siblings) != 0 {
+				t.Errorf("app.wasm.gz requested from a host that compresses")
+			}
 			if done == 0 {
 				t.Fatal("app.wasm's download never finished")
 			}

@@ -46,7 +46,9 @@ func TestStaticSite_AQueryReadsOnlyItsWordsShardsAndItsHitsFragments(t *testing.
 		Hits     int
 		Requests []request
 	}](t, b, `(() => {
-	  const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/web/app.wasm"));
+	  // The plain host sends app.wasm as it lies on disk: the loader takes
+	  // its .gz sibling (server/webapp/loader.go).
+	  const wasm = performance.getEntriesByType("resource").filter((e) => /\/web\/app\.wasm(\.gz)?$/.test(e.name)).pop();
 	  return {
 	    wasmEnd: wasm ? wasm.responseEnd : -1,
 	    wasmMark: (performance.getEntriesByName("tinyrag:wasm")[0] || {startTime: -1}).startTime,
@@ -191,7 +193,9 @@ func TestEmbed_SearchShowsPagesAsTheirTextsArrive(t *testing.T) {
 // (plainHost.slow); the notes are numbered in a row, so a query's hits
 // hold both kinds.
 func oddFragmentsLate(p string) time.Duration {
-	if n, ok := strings.CutSuffix(path.Base(p), ".json"); ok && strings.Contains(p, "/f/") && n != "" && (n[len(n)-1]-'0')%2 == 1 {
+	// The plain host sends files as they lie on disk, so the app asks
+	// for each fragment's .gz sibling.
+	if n, ok := strings.CutSuffix(strings.TrimSuffix(path.Base(p), ".gz"), ".json"); ok && strings.Contains(p, "/f/") && n != "" && (n[len(n)-1]-'0')%2 == 1 {
 		return 3 * time.Second
 	}
 	return 0

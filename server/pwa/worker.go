@@ -43,6 +43,11 @@ type Asset struct {
 	// the page reports the app ready, or when the page first asks for it.
 	// An update installs it with the rest: the running app is not waiting.
 	Later bool `json:"later,omitempty"`
+	// Gzip marks a file with a gzip sibling beside it (Path + ".gz"),
+	// which the worker asks for instead when the host sends the file as
+	// it lies on disk, without Content-Encoding (worker.js,
+	// fetchVerified).
+	Gzip bool `json:"gz,omitempty"`
 }
 
 // NewAsset describes the file at path with the given content.

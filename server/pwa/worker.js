@@ -59,7 +59,11 @@ async function precache(assets) {
   await caches.delete(CACHE);
   const cache = await caches.open(CACHE);
   try {
-    for (const asset of assets) {
+    // The wasm last: the small files before it tell whether the host
+    // sends files as they lie on disk (plainHost), so that the large
+    // ones come from their siblings at once.
+    const wasmLast = [...assets].sort((a, b) => a.path.endsWith('.wasm') - b.path.endsWith('.wasm'));
+    for (const asset of wasmLast) {
       await cache.put(abs(asset.path), await fetchVerified(asset));
     }
   } catch (err) {
@@ -71,23 +75,164 @@ async function precache(assets) {
 
 // fetchVerified downloads one file, revalidating any HTTP-cached copy, and
 // returns a response holding exactly the bytes this version expects.
+//
+// A host that sends a file as it lies on disk, without Content-Encoding
+// (a plain file server, S3), sends the app's wasm at four times the bytes
+// of the .gz sibling tinyrag static writes beside it. For a file that has
+// one (asset.gz), the worker then takes the sibling, inflated here: at
+// first by cancelling the plain download once the sibling answers, and
+// once it knows the host (plainHost), without starting it. A sibling that
+// is missing or does not inflate to the expected bytes leaves the file as
+// the host sends it.
 async function fetchVerified(asset) {
-  const resp = await fetch(new Request(abs(asset.path), { cache: 'no-cache', credentials: 'same-origin' }));
-  if (!resp.ok) {
-    throw new Error(abs(asset.path) + ': HTTP ' + resp.status);
+  const url = abs(asset.path);
+  if (asset.gz && plainHost === null) {
+    await recallPlainHost();
   }
-  const body = await resp.arrayBuffer();
+  let resp = null;
+  let body = null;
+  const siblingFirst = asset.gz && plainHost;
+  if (siblingFirst) {
+    body = await inflatedSibling(url, asset);
+  }
+  if (body === null) {
+    resp = await fetchRevalidated(url);
+    if (asset.gz) {
+      plainHost = !resp.headers.get('Content-Encoding');
+    }
+    if (asset.gz && plainHost && !siblingFirst) {
+      let canceled = false;
+      body = await inflatedSibling(url, asset, () => {
+        canceled = true;
+        resp.body.cancel().catch(() => {});
+      });
+      if (body === null && canceled) {
+        resp = await fetchRevalidated(url);
+      }
+    }
+  }
+  const inflated = body !== null;
+  if (body === null) {
+    body = await resp.arrayBuffer();
+  }
   const sum = hex(await crypto.subtle.digest('SHA-256', body));
   if (sum !== asset.sha256) {
     throw new Error(abs(asset.path) + ': the download does not match this version (cut short, or a newer deploy)');
   }
   // The body is decoded now: its encoding and length headers no longer
   // apply, and it must match whatever encodings a later request accepts.
-  const headers = new Headers(resp.headers);
+  const headers = new Headers(resp ? resp.headers : { 'Content-Type': typeOf(asset.path) });
   headers.delete('Content-Encoding');
   headers.delete('Vary');
   headers.set('Content-Length', String(body.byteLength));
+  if (inflated) {
+    headers.set(INFLATED, '1');
+  }
   return new Response(body, { status: 200, statusText: 'OK', headers });
+}
+
+// plainHost is whether the host sends a file that has a .gz sibling as it
+// lies on disk: null until a download or the store says. A worker started
+// again learns it from what it stored: a file taken from its sibling
+// carries the header INFLATED.
+let plainHost = null;
+const INFLATED = 'X-Tinyrag-Inflated';
+
+async function recallPlainHost() {
+  if (!await caches.has(CACHE)) {
+    return;
+  }
+  const cache = await caches.open(CACHE);
+  for (const a of ASSETS) {
+    const hit = a.gz && await cache.match(abs(a.path));
+    if (hit) {
+      plainHost = hit.headers.has(INFLATED);
+      return;
+    }
+  }
+}
+
+// inflatedSibling returns the bytes of url's .gz sibling inflated, when
+// they are the asset's, or null; answered, if given, runs once the
+// sibling has answered.
+async function inflatedSibling(url, asset, answered) {
+  const sibling = await gzipSibling(url);
+  if (!sibling) {
+    return null;
+  }
+  if (answered) {
+    answered();
+  }
+  const body = await sibling.arrayBuffer().catch(() => null);
+  if (body === null || hex(await crypto.subtle.digest('SHA-256', body)) !== asset.sha256) {
+    return null;
+  }
+  return body;
+}
+
+// typeOf is the Content-Type of a file stored from its sibling, by its
+// extension (what the host would send with the file itself).
+function typeOf(path) {
+  const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+  return {
+    wasm: 'application/wasm', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8',
+    json: 'application/json', webmanifest: 'application/manifest+json', svg: 'image/svg+xml',
+    png: 'image/png', html: 'text/html; charset=utf-8', txt: 'text/plain; charset=utf-8',
+  }[ext] || 'application/octet-stream';
+}
+
+// fetchRevalidated fetches url, revalidating any HTTP-cached copy; a
+// response that is not 200 is an error.
+async function fetchRevalidated(url) {
+  const resp = await fetch(new Request(url, { cache: 'no-cache', credentials: 'same-origin' }));
+  if (!resp.ok) {
+    throw new Error(url + ': HTTP ' + resp.status);
+  }
+  return resp;
+}
+
+// gzipSibling returns url's .gz sibling as a response whose body is the
+// file inflated, or null when the host has none (or the browser cannot
+// inflate); init is the fetch's (by default revalidating any cached
+// copy). A host that answers a missing file with an HTML page is not
+// sending one; a host that sends it with Content-Encoding: gzip has
+// inflated it already.
+async function gzipSibling(url, init = { cache: 'no-cache', credentials: 'same-origin' }) {
+  if (typeof DecompressionStream !== 'function') {
+    return null;
+  }
+  let gz;
+  try {
+    gz = await fetch(url + '.gz', init);
+  } catch {
+    return null;
+  }
+  if (!gz.ok || !gz.body || /^text\//i.test(gz.headers.get('Content-Type') || '')) {
+    return null;
+  }
+  if (/gzip/i.test(gz.headers.get('Content-Encoding') || '')) {
+    return gz;
+  }
+  return new Response(gz.body.pipeThrough(new DecompressionStream('gzip')));
+}
+
+// siteFetch fetches one of a bundle's files. From a host that sends files
+// as they lie on disk (plainHost) it takes the file's .gz sibling, where
+// there is one: a bundle's files shrink by about half (its term shards)
+// to three fifths (its fragments). A file without one (from a bundle
+// written before every file had one) comes as it is.
+async function siteFetch(url, init) {
+  if (plainHost === null) {
+    await recallPlainHost();
+  }
+  if (plainHost) {
+    const sibling = await gzipSibling(url, init);
+    const body = sibling && await sibling.arrayBuffer().catch(() => null);
+    if (body) {
+      return new Response(body, { status: 200, statusText: 'OK', headers: { 'Content-Type': typeOf(new URL(url).pathname) } });
+    }
+  }
+  return fetch(url, init);
 }
 
 function hex(buf) {
@@ -197,7 +342,7 @@ async function bundleFile(req) {
   }
   foreground++;
   try {
-    const resp = await fetch(req);
+    const resp = await siteFetch(req.url, { credentials: 'same-origin' });
     if (resp.ok) {
       // Full storage only means it is not kept.
       site.put(req.url, resp.clone()).catch(() => {});
@@ -328,7 +473,7 @@ async function storeSite() {
       done++;
       continue;
     }
-    const r = await fetch(u, { credentials: 'same-origin', priority: 'low' });
+    const r = await siteFetch(u, { credentials: 'same-origin', priority: 'low' });
     if (!r.ok) {
       throw new Error(u + ': HTTP ' + r.status);
     }
@@ -365,7 +510,7 @@ async function storedOrFetched(site, stored, u) {
   if (hit) {
     return hit;
   }
-  const r = await fetch(u, { credentials: 'same-origin' });
+  const r = await siteFetch(u, { credentials: 'same-origin' });
   if (!r.ok) {
     throw new Error(u + ': HTTP ' + r.status);
   }

@@ -85,9 +85,48 @@ const goappFetchWithProgress = `async function fetchWithProgress(url, progess) {
 // resource timing entry it could watch instead reaches a
 // PerformanceObserver late, on a low-priority task: 0.7 s after the last
 // byte in a 50k-site benchmark run (docs/site-knowledge-bench.md).
-const streamingFetchWithProgress = `async function fetchWithProgress(url, progess) {
+//
+// A host that sends app.wasm as it lies on disk, with no Content-Encoding
+// (Python's http.server, S3, an nginx that compresses only text), sends
+// four times the bytes of the .gz sibling tinyrag static writes beside
+// it: about 12 MB instead of 3. Then the loader asks for the sibling,
+// cancels the plain download once the sibling answers, and inflates the
+// sibling in the browser (DecompressionStream) on its way to the
+// compiler, which still compiles while it streams. A host that sends the
+// sibling with Content-Encoding: gzip has inflated it already. A page the
+// service worker controls gets app.wasm from the worker's store, which
+// does the same on its own (server/pwa/worker.js), so it is left alone.
+const streamingFetchWithProgress = `async function tinyragPlainWasm(url, response) {
+  if (!response.ok || !response.body || response.headers.get("Content-Encoding") ||
+      (navigator.serviceWorker && navigator.serviceWorker.controller) ||
+      typeof DecompressionStream !== "function") {
+    return response;
+  }
+  let gz;
+  try {
+    gz = await fetch(url + ".gz");
+  } catch {
+    return response;
+  }
+  // A host that answers every missing file with its HTML page is not
+  // sending the sibling.
+  if (!gz.ok || !gz.body || /^text\//i.test(gz.headers.get("Content-Type") || "")) {
+    return response;
+  }
+  response.body.cancel().catch(() => {});
+  // The site's bundle files come from their siblings too
+  // (assets/web/site-prefetch.js).
+  window.tinyragPlainHost = true;
+  let body = gz.body;
+  if (!/gzip/i.test(gz.headers.get("Content-Encoding") || "")) {
+    body = body.pipeThrough(new DecompressionStream("gzip"));
+  }
+  return new Response(body, { status: 200, headers: { "Content-Type": "application/wasm" } });
+}
+
+async function fetchWithProgress(url, progess) {
   // tinyRAG: see server/webapp/loader.go.
-  const response = await fetch(url);
+  const response = await tinyragPlainWasm(url, await fetch(url));
   const total = parseInt(goappWasmContentLength, 10);
   if (response.ok && response.body) {
     const reader = response.clone().body.getReader();

@@ -133,7 +133,7 @@ func buildPWA(assets *staticAssets, res app.ResourceResolver, release string, fi
 	}
 	var static []pwa.Asset
 	for p, f := range assets.files {
-		static = append(static, pwa.Asset{Path: strings.TrimPrefix(p, "/"), SHA256: f.sum, Later: loadedOnFirstUse[p]})
+		static = append(static, pwa.Asset{Path: strings.TrimPrefix(p, "/"), SHA256: f.sum, Later: loadedOnFirstUse[p], Gzip: f.gzip != nil})
 	}
 	static = append(static, pwa.NewAsset("manifest.webmanifest", manifest))
 
