@@ -97,20 +97,7 @@ func WriteFile(dst string, b []byte, level int) error {
 // written so, into a fresh folder; on some file systems the calls saved
 // cost as much as the writes.
 func WriteNew(dst string, b []byte, level int) error {
-	if err := os.WriteFile(dst, b, 0o644); err != nil {
-		return err
-	}
-	gz, br, err := Bytes(b, level)
-	if err != nil {
-		return err
-	}
-	if len(gz) > len(b)*9/10 {
-		return nil
-	}
-	if err := os.WriteFile(dst+".gz", gz, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(dst+".br", br, 0o644)
+	return writeNew(dst, b, level, false)
 }
 
 // WriteNewWithSiblings is WriteNew that writes dst.gz and dst.br whatever
@@ -120,12 +107,21 @@ func WriteNew(dst string, b []byte, level int) error {
 // of them must have one. The few that do not shrink (tables of content
 // hashes) grow by some twenty bytes.
 func WriteNewWithSiblings(dst string, b []byte, level int) error {
+	return writeNew(dst, b, level, true)
+}
+
+// writeNew writes b to dst and its siblings when they save a tenth, or
+// always.
+func writeNew(dst string, b []byte, level int, always bool) error {
 	if err := os.WriteFile(dst, b, 0o644); err != nil {
 		return err
 	}
 	gz, br, err := Bytes(b, level)
 	if err != nil {
 		return err
+	}
+	if !always && len(gz) > len(b)*9/10 {
+		return nil
 	}
 	if err := os.WriteFile(dst+".gz", gz, 0o644); err != nil {
 		return err
