@@ -221,7 +221,9 @@ async function gzipSibling(url, init = { cache: 'no-cache', credentials: 'same-o
 // there is one: a bundle's files shrink by about half (its term shards)
 // to three fifths (its fragments). A file without one (from a bundle
 // written before every file had one) comes as it is.
-async function siteFetch(url, init) {
+// A page's own request (req), when there is one, goes out as it came
+// (its priority, its signal) unless the sibling answers.
+async function siteFetch(url, init, req) {
   if (plainHost === null) {
     await recallPlainHost();
   }
@@ -232,7 +234,7 @@ async function siteFetch(url, init) {
       return new Response(body, { status: 200, statusText: 'OK', headers: { 'Content-Type': typeOf(new URL(url).pathname) } });
     }
   }
-  return fetch(url, init);
+  return fetch(req || new Request(url, init));
 }
 
 function hex(buf) {
@@ -342,7 +344,7 @@ async function bundleFile(req) {
   }
   foreground++;
   try {
-    const resp = await siteFetch(req.url, { credentials: 'same-origin' });
+    const resp = await siteFetch(req.url, { credentials: 'same-origin' }, req);
     if (resp.ok) {
       // Full storage only means it is not kept.
       site.put(req.url, resp.clone()).catch(() => {});
