@@ -2,7 +2,6 @@ package bundle
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -16,23 +15,9 @@ import (
 // lexiconShard returns a lexicon or suffix shard, fetching it on first
 // use.
 func (ix *Index) lexiconShard(ctx context.Context, name string) ([]lexEntry, error) {
-	ix.mu.RLock()
-	es, ok := ix.lex[name]
-	ix.mu.RUnlock()
-	if ok {
-		return es, nil
-	}
-	data, err := ix.file(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	if es, err = decodeLexicon(data, ix.man.Chunks); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	ix.mu.Lock()
-	ix.lex[name] = es
-	ix.mu.Unlock()
-	return es, nil
+	return decoded(ctx, ix, ix.lex, name, func(data []byte) ([]lexEntry, error) {
+		return decodeLexicon(data, ix.man.Chunks)
+	})
 }
 
 // maxLookupShards bounds the lexicon shards one prefix lookup reads: a

@@ -24,6 +24,30 @@ func (ix *Index) file(ctx context.Context, name string) ([]byte, error) {
 	})
 }
 
+// decoded returns m[name], or fetches the file, decodes it and keeps it
+// in m (a map of ix's, read and written under ix.mu): the term map's
+// pages and the lexicon's shards, read again by every query that needs
+// them.
+func decoded[T any](ctx context.Context, ix *Index, m map[string]T, name string, decode func([]byte) (T, error)) (T, error) {
+	ix.mu.RLock()
+	v, ok := m[name]
+	ix.mu.RUnlock()
+	if ok {
+		return v, nil
+	}
+	data, err := ix.file(ctx, name)
+	if err != nil {
+		return v, err
+	}
+	if v, err = decode(data); err != nil {
+		return v, fmt.Errorf("%s: %w", name, err)
+	}
+	ix.mu.Lock()
+	m[name] = v
+	ix.mu.Unlock()
+	return v, nil
+}
+
 // parallel runs fn(0) … fn(n-1) at once and returns the first error.
 func parallel(n int, fn func(k int) error) error {
 	if n == 1 {

@@ -280,21 +280,5 @@ func (ix *Index) unread(names []string) []string {
 
 // page returns a map page, fetching it on first use.
 func (ix *Index) page(ctx context.Context, name string) (ShardMap, error) {
-	ix.mu.RLock()
-	m, ok := ix.pages[name]
-	ix.mu.RUnlock()
-	if ok {
-		return m, nil
-	}
-	data, err := ix.file(ctx, name)
-	if err != nil {
-		return ShardMap{}, err
-	}
-	if m, err = decodePage(data); err != nil {
-		return ShardMap{}, fmt.Errorf("%s: %w", name, err)
-	}
-	ix.mu.Lock()
-	ix.pages[name] = m
-	ix.mu.Unlock()
-	return m, nil
+	return decoded(ctx, ix, ix.pages, name, decodePage)
 }
