@@ -90,32 +90,36 @@ async function fetchVerified(asset) {
     await recallPlainHost();
   }
   let resp = null;
-  let body = null;
+  let canceled = false;
   const siblingFirst = asset.gz && plainHost;
-  if (siblingFirst) {
-    body = await inflatedSibling(url, asset);
-  }
+  let body = siblingFirst ? await inflatedSibling(url) : null;
   if (body === null) {
     resp = await fetchRevalidated(url);
-    if (asset.gz) {
+    if (asset.gz && !siblingFirst) {
       plainHost = !resp.headers.get('Content-Encoding');
-    }
-    if (asset.gz && plainHost && !siblingFirst) {
-      let canceled = false;
-      body = await inflatedSibling(url, asset, () => {
-        canceled = true;
-        resp.body.cancel().catch(() => {});
-      });
-      if (body === null && canceled) {
-        resp = await fetchRevalidated(url);
+      if (plainHost) {
+        body = await inflatedSibling(url, () => {
+          canceled = true;
+          resp.body.cancel().catch(() => {});
+        });
       }
     }
   }
-  const inflated = body !== null;
-  if (body === null) {
-    body = await resp.arrayBuffer();
+  // Each body is hashed once: a sibling that is not this version's file
+  // (damaged, or another deploy's) gives way to the file itself.
+  let inflated = body !== null;
+  let sum = inflated ? await sha256(body) : '';
+  if (inflated && sum !== asset.sha256) {
+    inflated = false;
+    body = null;
   }
-  const sum = hex(await crypto.subtle.digest('SHA-256', body));
+  if (body === null) {
+    if (resp === null || canceled) {
+      resp = await fetchRevalidated(url);
+    }
+    body = await resp.arrayBuffer();
+    sum = await sha256(body);
+  }
   if (sum !== asset.sha256) {
     throw new Error(abs(asset.path) + ': the download does not match this version (cut short, or a newer deploy)');
   }
@@ -152,10 +156,10 @@ async function recallPlainHost() {
   }
 }
 
-// inflatedSibling returns the bytes of url's .gz sibling inflated, when
-// they are the asset's, or null; answered, if given, runs once the
-// sibling has answered.
-async function inflatedSibling(url, asset, answered) {
+// inflatedSibling returns the bytes of url's .gz sibling inflated, or
+// null when it has none or they do not inflate; answered, if given, runs
+// once the sibling has answered. fetchVerified checks the bytes.
+async function inflatedSibling(url, answered) {
   const sibling = await gzipSibling(url);
   if (!sibling) {
     return null;
@@ -163,11 +167,7 @@ async function inflatedSibling(url, asset, answered) {
   if (answered) {
     answered();
   }
-  const body = await sibling.arrayBuffer().catch(() => null);
-  if (body === null || hex(await crypto.subtle.digest('SHA-256', body)) !== asset.sha256) {
-    return null;
-  }
-  return body;
+  return sibling.arrayBuffer().catch(() => null);
 }
 
 // typeOf is the Content-Type of a file stored from its sibling, by its
@@ -235,6 +235,10 @@ async function siteFetch(url, init, req) {
     }
   }
   return fetch(req || new Request(url, init));
+}
+
+async function sha256(buf) {
+  return hex(await crypto.subtle.digest('SHA-256', buf));
 }
 
 function hex(buf) {
