@@ -35,16 +35,16 @@
   // window.tinyragPlainHost, server/webapp/loader.go) sends a bundle's
   // files at about twice the bytes of the .gz siblings tinyrag static
   // writes beside them: then a bundle file comes from its sibling,
-  // inflated here, or as it is when it has none. A page the service
-  // worker controls is never told so: the worker does the same.
+  // inflated by the loader's tinyragGzipSibling, or as it is when it has
+  // none. The sibling is read whole here, so that one that does not
+  // inflate gives way to the file itself. A page the service worker
+  // controls is never told so: the worker does the same.
   const fetchFile = async (url, init) => {
-    if (window.tinyragPlainHost && typeof DecompressionStream === 'function' && /\/bundles\//.test(url) && !url.includes('?')) {
+    if (window.tinyragPlainHost && typeof window.tinyragGzipSibling === 'function' && /\/bundles\//.test(url) && !url.includes('?')) {
       try {
-        const gz = await fetch(url + '.gz', init);
-        if (gz.ok && gz.body && !/^text\//i.test(gz.headers.get('Content-Type') || '')) {
-          const body = /gzip/i.test(gz.headers.get('Content-Encoding') || '')
-            ? gz.body : gz.body.pipeThrough(new DecompressionStream('gzip'));
-          return new Response(await new Response(body).arrayBuffer(), { status: 200 });
+        const sibling = await window.tinyragGzipSibling(url, init);
+        if (sibling) {
+          return new Response(await sibling.arrayBuffer(), { status: 200 });
         }
       } catch (e) { /* the file as it is, below */ }
     }

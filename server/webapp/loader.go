@@ -96,32 +96,44 @@ const goappFetchWithProgress = `async function fetchWithProgress(url, progess) {
 // sibling with Content-Encoding: gzip has inflated it already. A page the
 // service worker controls gets app.wasm from the worker's store, which
 // does the same on its own (server/pwa/worker.js), so it is left alone.
-const streamingFetchWithProgress = `async function tinyragPlainWasm(url, response) {
-  if (!response.ok || !response.body || response.headers.get("Content-Encoding") ||
-      (navigator.serviceWorker && navigator.serviceWorker.controller) ||
-      typeof DecompressionStream !== "function") {
-    return response;
+const streamingFetchWithProgress = `async function tinyragGzipSibling(url, init) {
+  // tinyRAG: url's .gz sibling as a response whose body is the file
+  // inflated, or null when the host has none. A host that answers every
+  // missing file with its HTML page is not sending one; a host that sends
+  // it with Content-Encoding: gzip has inflated it already. The page's
+  // site-prefetch.js takes a bundle's files with it too.
+  if (typeof DecompressionStream !== "function") {
+    return null;
   }
   let gz;
   try {
-    gz = await fetch(url + ".gz");
+    gz = await fetch(url + ".gz", init);
   } catch {
+    return null;
+  }
+  if (!gz.ok || !gz.body || /^text\//i.test(gz.headers.get("Content-Type") || "")) {
+    return null;
+  }
+  if (/gzip/i.test(gz.headers.get("Content-Encoding") || "")) {
+    return gz;
+  }
+  return new Response(gz.body.pipeThrough(new DecompressionStream("gzip")));
+}
+
+async function tinyragPlainWasm(url, response) {
+  if (!response.ok || !response.body || response.headers.get("Content-Encoding") ||
+      (navigator.serviceWorker && navigator.serviceWorker.controller)) {
     return response;
   }
-  // A host that answers every missing file with its HTML page is not
-  // sending the sibling.
-  if (!gz.ok || !gz.body || /^text\//i.test(gz.headers.get("Content-Type") || "")) {
+  const gz = await tinyragGzipSibling(url);
+  if (!gz) {
     return response;
   }
   response.body.cancel().catch(() => {});
   // The site's bundle files come from their siblings too
   // (assets/web/site-prefetch.js).
   window.tinyragPlainHost = true;
-  let body = gz.body;
-  if (!/gzip/i.test(gz.headers.get("Content-Encoding") || "")) {
-    body = body.pipeThrough(new DecompressionStream("gzip"));
-  }
-  return new Response(body, { status: 200, headers: { "Content-Type": "application/wasm" } });
+  return new Response(gz.body, { status: 200, headers: { "Content-Type": "application/wasm" } });
 }
 
 async function fetchWithProgress(url, progess) {
