@@ -29,6 +29,12 @@
   // The config is read twice by an embedded view (its embedding policy,
   // then the site's knowledge): it stays in pending for every caller.
   const keep = new Set([configURL]);
+  // arrived holds the files of pending that have been read whole, so
+  // that the app takes them at once (now()) rather than on a later turn
+  // of the page's thread: a query asked as the app becomes ready waited
+  // 30–45 ms for the term map pages it needed, which had arrived seconds
+  // before, behind the rendering of its own input.
+  const arrived = new Map();
 
   // fetchFile fetches url. A host that sends files as they lie on disk
   // (the loader found it sent app.wasm so, and took its sibling:
@@ -76,7 +82,15 @@
     }
     p.catch(() => { /* body() asks again */ });
     pending.set(url, p);
+    p.then((sb) => { if (pending.get(url) === p) arrived.set(url, sb); }, () => {});
     return p;
+  };
+
+  // drop forgets url unless it is kept.
+  const drop = (url) => {
+    if (keep.has(url)) return;
+    pending.delete(url);
+    arrived.delete(url);
   };
 
   window.tinyragPrefetch = {
@@ -88,8 +102,16 @@
     body(url) {
       const p = pending.get(url);
       if (!p) return whole(fetchFile(url));
-      if (!keep.has(url)) pending.delete(url);
+      drop(url);
       return p.catch(() => whole(fetchFile(url)));
+    },
+    // now returns what body(url) would resolve to when this script has
+    // read the file whole already, and null otherwise (then body()).
+    now(url) {
+      const sb = arrived.get(url);
+      if (!sb) return null;
+      drop(url);
+      return sb;
     },
     // start begins fetching url for a body() soon: the app starts a
     // round of a query's files (its term shards, its hits' fragments)
@@ -99,7 +121,7 @@
     start(url) {
       if (pending.has(url)) return;
       const p = get(url, null, 'auto');
-      setTimeout(() => { if (pending.get(url) === p) pending.delete(url); }, 60000);
+      setTimeout(() => { if (pending.get(url) === p) drop(url); }, 60000);
     },
   };
 

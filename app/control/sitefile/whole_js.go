@@ -18,7 +18,8 @@ import (
 // callback only when the page's thread is idle, and a large site's first
 // query waits on some fifty files. Without that script (a page that does
 // not load it, the tests under Node) the response and then its body come
-// in two callbacks.
+// in two callbacks. A file the script has read already is taken at once,
+// with no callback (window.tinyragPrefetch.now).
 func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 	type result struct {
 		status int
@@ -28,14 +29,6 @@ func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 	done := make(chan result, 1)
 	var onResp, onBody, onWhole, onErr js.Func
 	status := 0
-	onErr = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		msg := "fetch failed"
-		if len(args) > 0 {
-			msg = args[0].Get("message").String()
-		}
-		done <- result{status: status, err: fmt.Errorf("GET %s: %s", u, msg)}
-		return nil
-	})
 	body := func(b js.Value) result {
 		buf := js.Global().Get("Uint8Array").New(b)
 		n := buf.Get("length").Int()
@@ -49,14 +42,33 @@ func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 	failed := func() result {
 		return result{status: status, err: fmt.Errorf("GET %s: HTTP %d", u, status)}
 	}
-	onWhole = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		sb := args[0]
+	whole := func(sb js.Value) result {
 		status = sb.Index(0).Int()
 		if b := sb.Index(1); status == 200 && b.Truthy() {
-			done <- body(b)
-		} else {
-			done <- failed()
+			return body(b)
 		}
+		return failed()
+	}
+	pf := js.Global().Get("tinyragPrefetch")
+	page := pf.Type() == js.TypeObject && pf.Get("body").Type() == js.TypeFunction
+	// A file the page has read already is taken now: waiting for the
+	// promise costs a turn of the page's thread, which rendering may hold.
+	if page && pf.Get("now").Type() == js.TypeFunction {
+		if sb := pf.Call("now", u); sb.Truthy() {
+			r := whole(sb)
+			return r.data, r.status, r.err
+		}
+	}
+	onErr = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := "fetch failed"
+		if len(args) > 0 {
+			msg = args[0].Get("message").String()
+		}
+		done <- result{status: status, err: fmt.Errorf("GET %s: %s", u, msg)}
+		return nil
+	})
+	onWhole = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done <- whole(args[0])
 		return nil
 	})
 	onBody = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -77,7 +89,7 @@ func getWhole(ctx context.Context, u string, limit int64) ([]byte, int, error) {
 	defer onBody.Release()
 	defer onWhole.Release()
 	defer onErr.Release()
-	if pf := js.Global().Get("tinyragPrefetch"); pf.Type() == js.TypeObject && pf.Get("body").Type() == js.TypeFunction {
+	if page {
 		pf.Call("body", u).Call("then", onWhole, onErr)
 	} else {
 		js.Global().Call("fetch", u).Call("then", onResp, onErr)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall/js"
 	"testing"
+	"time"
 )
 
 // respond returns a JS function that answers a URL in files with a
@@ -159,5 +160,40 @@ func TestStart_AFileStartedIsRequestedAtOnceAndTakenByItsRead(t *testing.T) {
 	// A file read once is the app's: reading it again asks the network.
 	if data, _, err := BundleFile(context.Background(), nil, a); err != nil || string(data) != "shard a" || calls[a] != 2 {
 		t.Errorf("BundleFile(%s) again = %q, %v after %d requests; want the file from a second request", a, data, err, calls[a])
+	}
+
+	// A file that has arrived and been read by the script is taken at
+	// once, without waiting on body()'s promise for a turn of the page's
+	// thread; so is its status when it is missing.
+	Start(b)
+	Start(gone)
+	time.Sleep(20 * time.Millisecond) // the page's thread reads them
+	pf := g.Get("tinyragPrefetch")
+	origBody := pf.Get("body")
+	bodies := 0
+	countBodies := js.FuncOf(func(this js.Value, args []js.Value) any {
+		bodies++
+		return origBody.Call("apply", this, js.ValueOf([]any{args[0]}))
+	})
+	defer countBodies.Release()
+	pf.Set("body", countBodies)
+	for _, tc := range []struct{ url, want, wantErr string }{
+		{b, `{"fragment":"b"}`, ""},
+		{gone, "", "HTTP 404"},
+	} {
+		data, _, err := BundleFile(context.Background(), nil, tc.url)
+		if string(data) != tc.want || (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
+			t.Errorf("BundleFile(%s) of an arrived file = %q, %v; want %q, error %q", tc.url, data, err, tc.want, tc.wantErr)
+		}
+		if calls[tc.url] != 2 {
+			t.Errorf("%s requested %d times, want twice (once per Start)", tc.url, calls[tc.url])
+		}
+	}
+	if bodies != 0 {
+		t.Errorf("files that had arrived went through body() %d times, want none", bodies)
+	}
+	// Taken once, a file is gone from the script: the next read asks.
+	if data, _, err := BundleFile(context.Background(), nil, b); err != nil || string(data) != `{"fragment":"b"}` || calls[b] != 3 || bodies != 1 {
+		t.Errorf("BundleFile(%s) once more = %q, %v after %d requests, %d body() calls; want a third request through body()", b, data, err, calls[b], bodies)
 	}
 }
