@@ -203,15 +203,20 @@ func (ix *Index) locateAll(ctx context.Context, sm ShardMap, terms []string) ([]
 				pages = append(pages, sm.Files[i])
 			}
 		}
-		// Only the pages not read yet are waited for: waiting, even on
-		// goroutines that return at once, lets the page's thread run the
-		// rest of the app first (in the browser, the panel drawn anew
-		// after the input that asked: the term shards were asked for
-		// some 35 ms later).
+		// Only the pages not read yet are waited for, one after another
+		// once all are asked for (begin): waiting, even on goroutines
+		// that return at once, lets the page's thread run the rest of
+		// the app first (in the browser, the panel drawn anew after the
+		// input that asked: the term shards were asked for some 35 ms
+		// later), and a page the page's script has already (as it has a
+		// large site's map pages, read while the app starts) is taken
+		// without a wait.
 		pages = ix.unread(pages)
 		ix.begin(pages)
-		if err := parallel(len(pages), func(k int) error { _, err := ix.page(ctx, pages[k]); return err }); err != nil {
-			return nil, err
+		for _, p := range pages {
+			if _, err := ix.page(ctx, p); err != nil {
+				return nil, err
+			}
 		}
 	}
 	out := make([]string, len(terms))
