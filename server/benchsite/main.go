@@ -52,6 +52,7 @@ type options struct {
 	embed    bool
 	browser  bool
 	trace    string // a folder for traces of each variant's first tinyRAG visit ("": none)
+	requests bool   // print every visit's requests and marks, not only the first
 }
 
 func main() {
@@ -82,6 +83,7 @@ func run(ctx context.Context, args []string) error {
 	fl.Uint64Var(&o.seed, "seed", 1, "the seed of the synthetic pages' draws")
 	fl.BoolVar(&o.embed, "embed", true, "measure the embed's search (Ctrl-K on a host page) too")
 	fl.BoolVar(&o.browser, "browser", true, "measure visits in Chromium (false: only build the sites and measure what a query reads natively)")
+	fl.BoolVar(&o.requests, "requests", false, "print every visit's site requests and the app's marks (by default only each variant's first visit's)")
 	fl.StringVar(&o.trace, "trace", "", "write a Chromium performance trace of each variant's first tinyRAG visit with a query into this folder")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -267,7 +269,7 @@ func measureSize(ctx context.Context, o options, size string, n int, corpus []be
 				runs[s.name] = append(runs[s.name], r)
 				fmt.Printf("  %s | %-18s | q%-2d ready %5d ms, results %5d ms, %2d hits, site %7d B, app %8d B %s\n",
 					shortVariant(v), s.name, i+1, r.Ready.Milliseconds(), r.Results.Milliseconds(), r.Hits, r.SiteBytes, r.AppBytes, r.Err)
-				if i == 0 && r.Trace != "" {
+				if (i == 0 || o.requests) && r.Trace != "" {
 					fmt.Printf("      requests (path start-end ms): %s\n", r.Trace)
 				}
 			}
