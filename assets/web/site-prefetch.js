@@ -45,8 +45,20 @@
   // none. The sibling is read whole here, so that one that does not
   // inflate gives way to the file itself. A page the service worker
   // controls is never told so: the worker does the same.
+  //
+  // A host may compress some kinds of file and not others (an nginx whose
+  // gzip_types list JavaScript and wasm but not application/octet-stream,
+  // the term shards' type): a bundle file of a kind (its extension) that
+  // arrives without Content-Encoding makes the later ones of that kind
+  // come from their siblings too (plainKinds). A host that did compress
+  // them, and sent one small file as it is, costs nothing by that: a
+  // sibling is the bytes it would have sent.
+  const plainKinds = new Set();
+  const controlled = () => !!(navigator.serviceWorker && navigator.serviceWorker.controller);
   const fetchFile = async (url, init) => {
-    if (window.tinyragPlainHost && typeof window.tinyragGzipSibling === 'function' && /\/bundles\//.test(url) && !url.includes('?')) {
+    const bundleFile = /\/bundles\//.test(url) && !url.includes('?');
+    const kind = bundleFile ? new URL(url).pathname.replace(/^.*\./, '').toLowerCase() : '';
+    if (bundleFile && (window.tinyragPlainHost || plainKinds.has(kind)) && typeof window.tinyragGzipSibling === 'function') {
       try {
         const sibling = await window.tinyragGzipSibling(url, init);
         if (sibling) {
@@ -54,7 +66,11 @@
         }
       } catch (e) { /* the file as it is, below */ }
     }
-    return fetch(url, init);
+    const resp = await fetch(url, init);
+    if (bundleFile && resp.status === 200 && !controlled() && !resp.headers.get('Content-Encoding')) {
+      plainKinds.add(kind);
+    }
+    return resp;
   };
 
   // whole reads a response promise into [status, ArrayBuffer] (null for

@@ -59,9 +59,9 @@ async function precache(assets) {
   await caches.delete(CACHE);
   const cache = await caches.open(CACHE);
   try {
-    // The wasm last: the small files before it tell whether the host
-    // sends files as they lie on disk (plainHost), so that the large
-    // ones come from their siblings at once.
+    // The wasm last: the scripts before it tell whether the host sends
+    // files as they lie on disk (plainGuess), so that the large ones
+    // come from their siblings at once.
     const wasmLast = [...assets].sort((a, b) => a.path.endsWith('.wasm') - b.path.endsWith('.wasm'));
     for (const asset of wasmLast) {
       await cache.put(abs(asset.path), await fetchVerified(asset));
@@ -81,23 +81,24 @@ async function precache(assets) {
 // of the .gz sibling tinyrag static writes beside it. For a file that has
 // one (asset.gz), the worker then takes the sibling, inflated here: at
 // first by cancelling the plain download once the sibling answers, and
-// once it knows the host (plainHost), without starting it. A sibling that
+// once it knows the host (plainGuess), without starting it. A sibling that
 // is missing or does not inflate to the expected bytes leaves the file as
 // the host sends it.
 async function fetchVerified(asset) {
   const url = abs(asset.path);
-  if (asset.gz && plainHost === null) {
-    await recallPlainHost();
+  const kind = kindOf(url);
+  if (asset.gz) {
+    await recallPlain();
   }
   let resp = null;
   let canceled = false;
-  const siblingFirst = asset.gz && plainHost;
+  const siblingFirst = asset.gz && plainGuess(kind) === true;
   let body = siblingFirst ? await inflatedSibling(url) : null;
   if (body === null) {
     resp = await fetchRevalidated(url);
     if (asset.gz && !siblingFirst) {
-      plainHost = !resp.headers.get('Content-Encoding');
-      if (plainHost) {
+      plain.set(kind, !resp.headers.get('Content-Encoding'));
+      if (plain.get(kind)) {
         body = await inflatedSibling(url, () => {
           canceled = true;
           resp.body.cancel().catch(() => {});
@@ -135,25 +136,51 @@ async function fetchVerified(asset) {
   return new Response(body, { status: 200, statusText: 'OK', headers });
 }
 
-// plainHost is whether the host sends a file that has a .gz sibling as it
-// lies on disk: null until a download or the store says. A worker started
-// again learns it from what it stored: a file taken from its sibling
-// carries the header INFLATED.
-let plainHost = null;
+// plain holds, by kind of file (kindOf), whether the host sends a file
+// of that kind as it lies on disk, without Content-Encoding: learnt from
+// the first file of the kind that has a .gz sibling, or, in a worker
+// started again, from what it stored (a file taken from its sibling
+// carries the header INFLATED). A host may compress some kinds and not
+// others: an nginx whose gzip_types list scripts and wasm but neither
+// images nor application/octet-stream (a bundle's term shards).
+const plain = new Map();
 const INFLATED = 'X-Tinyrag-Inflated';
 
-async function recallPlainHost() {
-  if (!await caches.has(CACHE)) {
-    return;
-  }
-  const cache = await caches.open(CACHE);
-  for (const a of ASSETS) {
-    const hit = a.gz && await cache.match(abs(a.path));
-    if (hit) {
-      plainHost = hit.headers.has(INFLATED);
-      return;
+// plainGuess says whether a file of kind is likely sent as it lies on
+// disk: as the kind's own files were, else as the wasm's or the scripts'
+// (a host that compresses anything compresses those; images are left out
+// by many that do), else null: unknown.
+function plainGuess(kind) {
+  for (const k of [kind, 'wasm', 'js']) {
+    if (plain.has(k)) {
+      return plain.get(k);
     }
   }
+  return null;
+}
+
+// recallPlain learns plain from the files this version stored, once the
+// store exists.
+let recalled = false;
+async function recallPlain() {
+  if (recalled || !await caches.has(CACHE)) {
+    return;
+  }
+  recalled = true;
+  const cache = await caches.open(CACHE);
+  for (const a of ASSETS) {
+    const kind = kindOf(abs(a.path));
+    const hit = a.gz && !plain.has(kind) && await cache.match(abs(a.path));
+    if (hit) {
+      plain.set(kind, hit.headers.has(INFLATED));
+    }
+  }
+}
+
+// kindOf is url's extension.
+function kindOf(url) {
+  const path = new URL(url, self.location.href).pathname;
+  return path.slice(path.lastIndexOf('.') + 1).toLowerCase();
 }
 
 // inflatedSibling returns the bytes of url's .gz sibling inflated, or
@@ -217,24 +244,31 @@ async function gzipSibling(url, init = { cache: 'no-cache', credentials: 'same-o
 }
 
 // siteFetch fetches one of a bundle's files. From a host that sends files
-// as they lie on disk (plainHost) it takes the file's .gz sibling, where
-// there is one: a bundle's files shrink by about half (its term shards)
-// to three fifths (its fragments). A file without one (from a bundle
-// written before every file had one) comes as it is.
+// of its kind as they lie on disk (plainGuess) it takes the file's .gz
+// sibling, where there is one: a bundle's files shrink by about half (its
+// term shards) to three fifths (its fragments). A file without one (from a
+// bundle written before every file had one) comes as it is, and so does
+// the first file of a kind the host is not known to leave uncompressed;
+// it tells (plain). A host that compressed the kind and sent one small
+// file as it is costs nothing by that: a sibling is the bytes it would
+// have sent.
 // A page's own request (req), when there is one, goes out as it came
 // (its priority, its signal) unless the sibling answers.
 async function siteFetch(url, init, req) {
-  if (plainHost === null) {
-    await recallPlainHost();
-  }
-  if (plainHost) {
+  await recallPlain();
+  const kind = kindOf(url);
+  if (plainGuess(kind) === true) {
     const sibling = await gzipSibling(url, init);
     const body = sibling && await sibling.arrayBuffer().catch(() => null);
     if (body) {
       return new Response(body, { status: 200, statusText: 'OK', headers: { 'Content-Type': typeOf(new URL(url).pathname) } });
     }
   }
-  return fetch(req || new Request(url, init));
+  const resp = await fetch(req || new Request(url, init));
+  if (resp.status === 200 && resp.type === 'basic' && !plain.has(kind)) {
+    plain.set(kind, !resp.headers.get('Content-Encoding'));
+  }
+  return resp;
 }
 
 async function sha256(buf) {
