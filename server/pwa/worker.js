@@ -199,13 +199,12 @@ async function inflatedSibling(url, answered) {
 
 // typeOf is the Content-Type of a file stored from its sibling, by its
 // extension (what the host would send with the file itself).
-function typeOf(path) {
-  const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+function typeOf(url) {
   return {
     wasm: 'application/wasm', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8',
     json: 'application/json', webmanifest: 'application/manifest+json', svg: 'image/svg+xml',
     png: 'image/png', html: 'text/html; charset=utf-8', txt: 'text/plain; charset=utf-8',
-  }[ext] || 'application/octet-stream';
+  }[kindOf(url)] || 'application/octet-stream';
 }
 
 // fetchRevalidated fetches url, revalidating any HTTP-cached copy; a
@@ -261,7 +260,7 @@ async function siteFetch(url, init, req) {
     const sibling = await gzipSibling(url, init);
     const body = sibling && await sibling.arrayBuffer().catch(() => null);
     if (body) {
-      return new Response(body, { status: 200, statusText: 'OK', headers: { 'Content-Type': typeOf(new URL(url).pathname) } });
+      return new Response(body, { status: 200, statusText: 'OK', headers: { 'Content-Type': typeOf(url) } });
     }
   }
   const resp = await fetch(req || new Request(url, init));
@@ -365,7 +364,7 @@ async function contentMatches(path, body) {
     want = head[1];
     bytes = body.slice(head[0].length, body.byteLength - 1);
   }
-  return hex(await crypto.subtle.digest('SHA-256', bytes)).slice(0, want.length) === want;
+  return (await sha256(bytes)).slice(0, want.length) === want;
 }
 
 // bundleFile answers one of a bundle's files: from the site cache when it
