@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"tinyrag/app/knowledge"
+	"tinyrag/app/knowledge/highlight"
+	"tinyrag/app/knowledge/rank"
 )
 
 // Reading the terms a query needs: the term map's pages that locate
@@ -169,6 +171,8 @@ func (ix *Index) Preload(ctx context.Context) error {
 // collector's first goal at once, and that first cycle (about 65 ms of
 // the thread on the 50k bench site, half of it the browser compiling
 // the collector's code) came in the middle of the query that made them.
+//
+// The code the rest of a first query runs is warmed here too (warm).
 func (ix *Index) makeTables() (*segment, error) {
 	if ix.prepared() {
 		return ix.segment(), ix.ranker.Prepare(ix)
@@ -176,8 +180,24 @@ func (ix *Index) makeTables() (*segment, error) {
 	defer ix.gcAfterSearches(knowledge.AskGC(-1))
 	seg := ix.segment()
 	knowledge.Yield()
-	return seg, ix.ranker.Prepare(ix)
+	err := ix.ranker.Prepare(ix)
+	ix.warm()
+	return seg, err
 }
+
+// warm has the code that runs between a first query's last term shard
+// and its first hit (the ranking's scoring loops, the highlighter)
+// compiled where the app waits anyway: makeTables runs while the query's
+// shards download, or in Preload. In the browser each function of the
+// app's WebAssembly is compiled when it is first called (rank.Warm).
+func (ix *Index) warm() {
+	rank.Warm(ix.ranker.Config())
+	warmHighlight.Do(func() {
+		highlight.Fragments(ix.an, "Warming the highlighter's code.", map[string]bool{"warm": true})
+	})
+}
+
+var warmHighlight sync.Once
 
 // gcAfterSearches calls done, which lets the collector back in, once no
 // search is under way and the browser is idle (knowledge.Idle): after
