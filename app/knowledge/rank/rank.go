@@ -5,7 +5,8 @@
 // the two representations (fusion.go).
 //
 // rank.go runs a query term at a time into the accumulator (accum.go),
-// over what it learns of each segment once (segments.go).
+// over what it learns of each segment once (segments.go); warm.go has
+// that code compiled before a query needs it, in the browser.
 //
 // It reads an index through a small interface (Index, Segment), so the
 // same code ranks the visitor's in-memory index (scorch with flat
