@@ -40,9 +40,18 @@ func TestConfig_ReadsTheFileOrSaysWhyNot(t *testing.T) {
 			if string(data) != tc.wantData || status != tc.wantStatus {
 				t.Errorf("Config(%s) = %q, %d; want %q, %d", tc.path, data, status, tc.wantData, tc.wantStatus)
 			}
-			if (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
+			if !errMatches(err, tc.wantErr) {
 				t.Errorf("Config(%s) err = %v, want %q", tc.path, err, tc.wantErr)
 			}
 		})
 	}
+}
+
+// errMatches reports whether err is what a test case wants: no error for
+// want "", else an error whose text holds want.
+func errMatches(err error, want string) bool {
+	if err == nil {
+		return want == ""
+	}
+	return want != "" && strings.Contains(err.Error(), want)
 }
